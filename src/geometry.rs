@@ -1,0 +1,202 @@
+//! Board geometry shared by all variants: the padded bit layout, direction shifts and masks.
+//!
+//! Both boards (10×10 and 8×8) use the same layout. The dark squares are numbered row by row from
+//! the top, `w` squares to a row (5 or 4); bit `i + i / (2w)` holds square number `i + 1`, so one
+//! unused "ghost" bit follows every pair of rows. With that padding each direction is one constant
+//! shift for every square: a diagonal step is `w` or `w + 1` bits, a vertical step (two rows, one
+//! dark square) `2w + 1`, a horizontal step (two files, one dark square) 1. Masks of the squares
+//! that have a neighbour in a direction keep shifts from wrapping round the board edge.
+#![forbid(unsafe_code)]
+
+/// Number of directions: four diagonals, then vertical and horizontal (used by Frisian captures).
+pub const DIRECTIONS: usize = 8;
+
+/// Up-left (towards square 1 and the left edge, seen from White).
+pub const UL: usize = 0;
+/// Up-right.
+pub const UR: usize = 1;
+/// Down-left.
+pub const DL: usize = 2;
+/// Down-right.
+pub const DR: usize = 3;
+/// Up two rows, same file.
+pub const UP: usize = 4;
+/// Down two rows, same file.
+pub const DOWN: usize = 5;
+/// Left two files, same row.
+pub const LEFT: usize = 6;
+/// Right two files, same row.
+pub const RIGHT: usize = 7;
+
+/// The opposite of each direction.
+pub const REVERSE: [usize; DIRECTIONS] = [DR, DL, UR, UL, DOWN, UP, RIGHT, LEFT];
+
+/// Row and file change of one step in each direction (rows grow downwards, files to the right).
+const DELTA: [(i32, i32); DIRECTIONS] = [
+    (-1, -1),
+    (-1, 1),
+    (1, -1),
+    (1, 1),
+    (-2, 0),
+    (2, 0),
+    (0, -2),
+    (0, 2),
+];
+
+/// Layout tables of one board size.
+#[derive(Debug)]
+pub struct Geometry {
+    /// Dark squares per row (5 on 10×10, 4 on 8×8).
+    pub width: u32,
+    /// Number of playable squares.
+    pub squares: u32,
+    /// Bits that are squares of the board.
+    pub board: u64,
+    /// Bit shift of one step in each direction (negative: towards square 1).
+    pub offset: [i32; DIRECTIONS],
+    /// Squares that have a neighbour in each direction.
+    pub can_step: [u64; DIRECTIONS],
+    /// The top row (White's promotion row) and the bottom row (Black's).
+    pub top_row: u64,
+    /// The bottom row.
+    pub bottom_row: u64,
+    /// Bit index of square number `n` (index 0 unused).
+    pub bit_of: [u8; 51],
+    /// Square number of each bit (0 for ghost bits and bits beyond the board).
+    pub number_of: [u8; 64],
+}
+
+const fn coords(index: u32, w: u32) -> (i32, i32) {
+    let row = index / w;
+    let col = index % w;
+    let file = if row % 2 == 0 { 2 * col + 1 } else { 2 * col };
+    (row as i32, file as i32)
+}
+
+const fn index_at(row: i32, file: i32, w: u32) -> Option<u32> {
+    let size = 2 * w as i32;
+    if row < 0 || file < 0 || row >= size || file >= size || (row + file) % 2 == 0 {
+        return None;
+    }
+    Some(row as u32 * w + file as u32 / 2)
+}
+
+const fn bit_index(index: u32, w: u32) -> u32 {
+    index + index / (2 * w)
+}
+
+impl Geometry {
+    /// Builds the tables for a board with `w` dark squares per row.
+    pub const fn new(w: u32) -> Geometry {
+        let squares = 2 * w * w;
+        let mut board = 0u64;
+        let mut can_step = [0u64; DIRECTIONS];
+        let mut top_row = 0u64;
+        let mut bottom_row = 0u64;
+        let mut bit_of = [0u8; 51];
+        let mut number_of = [0u8; 64];
+        let mut i = 0;
+        while i < squares {
+            let bit = bit_index(i, w);
+            board |= 1 << bit;
+            bit_of[i as usize + 1] = bit as u8;
+            number_of[bit as usize] = i as u8 + 1;
+            let (row, file) = coords(i, w);
+            if row == 0 {
+                top_row |= 1 << bit;
+            }
+            if row == 2 * w as i32 - 1 {
+                bottom_row |= 1 << bit;
+            }
+            let mut d = 0;
+            while d < DIRECTIONS {
+                if index_at(row + DELTA[d].0, file + DELTA[d].1, w).is_some() {
+                    can_step[d] |= 1 << bit;
+                }
+                d += 1;
+            }
+            i += 1;
+        }
+        let (wi, row2) = (w as i32, 2 * w as i32 + 1);
+        Geometry {
+            width: w,
+            squares,
+            board,
+            offset: [-(wi + 1), -wi, wi, wi + 1, -row2, row2, -1, 1],
+            can_step,
+            top_row,
+            bottom_row,
+            bit_of,
+            number_of,
+        }
+    }
+
+    /// Moves every bit of `b` one step in direction `d`, dropping bits that would leave the board.
+    #[inline(always)]
+    pub fn shift(&self, b: u64, d: usize) -> u64 {
+        let off = self.offset[d];
+        let b = b & self.can_step[d];
+        if off > 0 { b << off } else { b >> -off }
+    }
+
+    /// Row (0 at the top) and file (0 at the left) of a square number.
+    pub fn coords_of_number(&self, number: u8) -> (u32, u32) {
+        let (r, f) = coords(number as u32 - 1, self.width);
+        (r as u32, f as u32)
+    }
+
+    /// Square number at a row and file, if that is a dark square of the board.
+    pub fn number_at(&self, row: u32, file: u32) -> Option<u8> {
+        index_at(row as i32, file as i32, self.width).map(|i| i as u8 + 1)
+    }
+}
+
+/// The 10×10 board (International and Frisian).
+pub const BOARD10: Geometry = Geometry::new(5);
+/// The 8×8 board (English).
+pub const BOARD8: Geometry = Geometry::new(4);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(g: &Geometry) {
+        let w = g.width;
+        assert_eq!(g.board.count_ones(), g.squares);
+        for n in 1..=g.squares as u8 {
+            let bit = g.bit_of[n as usize];
+            assert_eq!(g.number_of[bit as usize], n);
+            let (row, file) = g.coords_of_number(n);
+            for d in 0..DIRECTIONS {
+                let target = index_at(row as i32 + DELTA[d].0, file as i32 + DELTA[d].1, w);
+                let shifted = g.shift(1 << bit, d);
+                match target {
+                    Some(i) => assert_eq!(shifted, 1 << bit_index(i, w), "square {n} dir {d}"),
+                    None => assert_eq!(shifted, 0, "square {n} dir {d} should leave the board"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_direction_is_one_shift_on_both_boards() {
+        check(&BOARD10);
+        check(&BOARD8);
+    }
+
+    #[test]
+    fn numbering_follows_the_rule_texts() {
+        // FMJD 2.6.2: left side 6-16-26-36-46, right side 5-15-25-35-45.
+        for n in [6, 16, 26, 36, 46] {
+            assert_eq!(BOARD10.coords_of_number(n).1, 0);
+        }
+        for n in [5, 15, 25, 35, 45] {
+            assert_eq!(BOARD10.coords_of_number(n).1, 9);
+        }
+        // WCDF 1.4 / 1.11: the near left corner is a playing square, 32 is in the double corner.
+        assert_eq!(BOARD8.coords_of_number(29), (7, 0));
+        assert_eq!(BOARD8.coords_of_number(32), (7, 6));
+        assert_eq!(BOARD10.number_at(9, 0), Some(46));
+        assert_eq!(BOARD10.number_at(9, 1), None);
+    }
+}

@@ -1,0 +1,446 @@
+//! Legal move generation for all variants: one implementation, specialised per [`RuleSet`].
+//!
+//! Captures are found by a depth-first search from every piece that can capture. Captured pieces
+//! stay on the board until the move is complete (FMJD 4.11, Frisian Article 14), so they block and
+//! cannot be jumped twice; the moving piece's own square counts as empty. The priority rule of the
+//! variant then keeps the best captures, and routes with the same start, end and captured set are
+//! merged into one move.
+#![forbid(unsafe_code)]
+
+use crate::board::{Color, KingRun, Position};
+use crate::geometry::{DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR};
+use crate::moves::{MAX_PATH, Move, MoveList};
+use crate::variant::{CapturePriority, RuleSet};
+
+const DIAGONALS: [usize; 4] = [UL, UR, DL, DR];
+const ALL_DIRECTIONS: [usize; 8] = [UL, UR, DL, DR, UP, DOWN, LEFT, RIGHT];
+const WHITE_FORWARD: [usize; 2] = [UL, UR];
+const BLACK_FORWARD: [usize; 2] = [DL, DR];
+
+#[inline(always)]
+fn forward(side: Color) -> &'static [usize] {
+    match side {
+        Color::White => &WHITE_FORWARD,
+        Color::Black => &BLACK_FORWARD,
+    }
+}
+
+#[inline(always)]
+fn man_capture_dirs<R: RuleSet>(side: Color) -> &'static [usize] {
+    if R::RULES.orthogonal_captures {
+        &ALL_DIRECTIONS
+    } else if R::RULES.men_capture_backward {
+        &DIAGONALS
+    } else {
+        forward(side)
+    }
+}
+
+#[inline(always)]
+fn king_capture_dirs<R: RuleSet>() -> &'static [usize] {
+    if R::RULES.orthogonal_captures { &ALL_DIRECTIONS } else { &DIAGONALS }
+}
+
+/// The side to move's pieces split up, and the empty squares.
+struct Sides {
+    men: u64,
+    kings: u64,
+    them: u64,
+    empty: u64,
+}
+
+#[inline(always)]
+fn sides<R: RuleSet>(pos: &Position) -> Sides {
+    let (us, them) = match pos.side {
+        Color::White => (pos.white, pos.black),
+        Color::Black => (pos.black, pos.white),
+    };
+    Sides {
+        men: us & !pos.kings,
+        kings: us & pos.kings,
+        them,
+        empty: R::RULES.geometry.board & !(us | them),
+    }
+}
+
+/// Men and kings of the side to move that have at least one capture.
+#[inline(always)]
+fn capturers<R: RuleSet>(pos: &Position, s: &Sides) -> (u64, u64) {
+    let g = R::RULES.geometry;
+    let mut men = 0;
+    for &d in man_capture_dirs::<R>(pos.side) {
+        let back = REVERSE[d];
+        men |= g.shift(g.shift(s.empty, back) & s.them, back);
+    }
+    men &= s.men;
+    let mut kings = 0;
+    if s.kings != 0 {
+        for &d in king_capture_dirs::<R>() {
+            let back = REVERSE[d];
+            let mut reach = g.shift(g.shift(s.empty, back) & s.them, back);
+            kings |= reach;
+            if R::RULES.flying_kings {
+                reach &= s.empty;
+                while reach != 0 {
+                    reach = g.shift(reach, back);
+                    kings |= reach;
+                    reach &= s.empty;
+                }
+            }
+        }
+        kings &= s.kings;
+    }
+    (men, kings)
+}
+
+/// Whether the side to move has a capture.
+pub(crate) fn has_capture<R: RuleSet>(pos: &Position) -> bool {
+    let s = sides::<R>(pos);
+    let (men, kings) = capturers::<R>(pos, &s);
+    men | kings != 0
+}
+
+/// Kings that may make a simple move: all, except under Frisian Article 17 a king that has just
+/// made three simple moves in a row while its side still has men.
+#[inline(always)]
+fn movable_kings<R: RuleSet>(pos: &Position, s: &Sides) -> u64 {
+    if R::RULES.king_move_limit && s.men != 0 {
+        let run = pos.king_run[pos.side.index()];
+        if run.count >= 3 {
+            return s.kings & !(1u64 << run.bit);
+        }
+    }
+    s.kings
+}
+
+/// Depth-first search for the captures of one piece.
+struct CaptureSearch<'a> {
+    geometry: &'static Geometry,
+    them: u64,
+    empty: u64,
+    kings: u64,
+    from: u8,
+    mover_is_king: bool,
+    best: u32,
+    path: [u8; MAX_PATH],
+    list: &'a mut MoveList,
+}
+
+impl CaptureSearch<'_> {
+    /// Priority of a finished capture under the variant's rule: higher is preferred.
+    #[inline(always)]
+    fn key<R: RuleSet>(&self, captured: u64) -> u32 {
+        match R::RULES.priority {
+            CapturePriority::Free => 0,
+            CapturePriority::MostPieces => captured.count_ones(),
+            CapturePriority::HighestValue => {
+                // Article 11: a king is worth 2 - ε men, with ε small enough that n kings stay
+                // above 2n - 1 men; Article 12 then prefers a capture by a king.
+                let pieces = captured.count_ones();
+                let kings = (captured & self.kings).count_ones();
+                (((pieces + kings) * 32 - kings) << 1) | self.mover_is_king as u32
+            }
+        }
+    }
+
+    #[inline]
+    fn record<R: RuleSet>(&mut self, to: u32, captured: u64, n: usize) {
+        let key = self.key::<R>(captured);
+        if key < self.best {
+            return;
+        }
+        if key > self.best {
+            self.best = key;
+            self.list.clear();
+        }
+        let mut path = [0u8; MAX_PATH];
+        path[..n - 1].copy_from_slice(&self.path[..n - 1]);
+        self.list.push_capture(Move {
+            captured,
+            from: self.from,
+            to: to as u8,
+            width: self.geometry.width as u8,
+            path_len: (n - 1) as u8,
+            path,
+        });
+    }
+
+    /// Captures by a piece that jumps one square at a time (men; English kings).
+    fn short<R: RuleSet>(&mut self, dirs: &[usize], at: u32, captured: u64, n: usize) {
+        let g = self.geometry;
+        let mut found = false;
+        for &d in dirs {
+            let victim = g.shift(1u64 << at, d) & self.them & !captured;
+            let landing = g.shift(victim, d) & self.empty;
+            if landing != 0 {
+                found = true;
+                let to = landing.trailing_zeros();
+                self.path[n] = to as u8;
+                self.short::<R>(dirs, to, captured | victim, n + 1);
+            }
+        }
+        if !found && n > 0 {
+            self.record::<R>(at, captured, n);
+        }
+    }
+
+    /// Captures by a flying king. `came` is the direction of the last jump; `straight` says
+    /// whether to go on in that direction from here. Going on straight from any landing square
+    /// behind a piece reaches the same continuations as from the first one, so only the first
+    /// explores it (the others still know they are not the end of the capture).
+    fn flying<R: RuleSet>(
+        &mut self,
+        at: u32,
+        captured: u64,
+        n: usize,
+        came: Option<usize>,
+        straight: bool,
+    ) {
+        let g = self.geometry;
+        let mut found = false;
+        for &d in king_capture_dirs::<R>() {
+            if came == Some(REVERSE[d]) {
+                continue;
+            }
+            let mut target = g.shift(1u64 << at, d);
+            while target & self.empty != 0 {
+                target = g.shift(target, d);
+            }
+            if target & self.them & !captured == 0 {
+                continue;
+            }
+            let mut landing = g.shift(target, d) & self.empty;
+            if landing == 0 {
+                continue;
+            }
+            found = true;
+            if came == Some(d) && !straight {
+                continue;
+            }
+            let mut first = true;
+            while landing != 0 {
+                let to = landing.trailing_zeros();
+                self.path[n] = to as u8;
+                self.flying::<R>(to, captured | target, n + 1, Some(d), first);
+                first = false;
+                landing = g.shift(landing, d) & self.empty;
+            }
+        }
+        if !found && n > 0 {
+            self.record::<R>(at, captured, n);
+        }
+    }
+}
+
+/// Fills `list` with the captures of the side to move, returning whether there are any.
+#[inline]
+fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList) -> bool {
+    let (mut men, mut kings) = capturers::<R>(pos, s);
+    if men | kings == 0 {
+        return false;
+    }
+    let mut search = CaptureSearch {
+        geometry: R::RULES.geometry,
+        them: s.them,
+        empty: s.empty,
+        kings: pos.kings,
+        from: 0,
+        mover_is_king: false,
+        best: 0,
+        path: [0; MAX_PATH],
+        list,
+    };
+    while men != 0 {
+        let from = men.trailing_zeros();
+        men &= men - 1;
+        search.from = from as u8;
+        search.mover_is_king = false;
+        search.empty = s.empty | (1u64 << from);
+        search.short::<R>(man_capture_dirs::<R>(pos.side), from, 0, 0);
+    }
+    while kings != 0 {
+        let from = kings.trailing_zeros();
+        kings &= kings - 1;
+        search.from = from as u8;
+        search.mover_is_king = true;
+        search.empty = s.empty | (1u64 << from);
+        if R::RULES.flying_kings {
+            search.flying::<R>(from, 0, 0, None, true);
+        } else {
+            search.short::<R>(&DIAGONALS, from, 0, 0);
+        }
+    }
+    true
+}
+
+/// Fills `list` with all legal moves of the side to move.
+pub(crate) fn generate<R: RuleSet>(pos: &Position, list: &mut MoveList) {
+    list.clear();
+    let s = sides::<R>(pos);
+    if generate_captures::<R>(pos, &s, list) {
+        return;
+    }
+    let g = R::RULES.geometry;
+    let w = g.width;
+    for &d in forward(pos.side) {
+        let mut targets = g.shift(s.men, d) & s.empty;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            list.push(Move::quiet((to as i32 - g.offset[d]) as u32, to, w));
+        }
+    }
+    let mut kings = movable_kings::<R>(pos, &s);
+    while kings != 0 {
+        let from = kings.trailing_zeros();
+        kings &= kings - 1;
+        for d in DIAGONALS {
+            let mut target = g.shift(1u64 << from, d) & s.empty;
+            while target != 0 {
+                list.push(Move::quiet(from, target.trailing_zeros(), w));
+                if !R::RULES.flying_kings {
+                    break;
+                }
+                target = g.shift(target, d) & s.empty;
+            }
+        }
+    }
+}
+
+/// Number of legal moves, counting simple moves without listing them. `scratch` receives the
+/// captures when there are any.
+#[inline]
+pub(crate) fn count<R: RuleSet>(pos: &Position, scratch: &mut MoveList) -> u64 {
+    let s = sides::<R>(pos);
+    scratch.clear();
+    if generate_captures::<R>(pos, &s, scratch) {
+        return scratch.len() as u64;
+    }
+    let g = R::RULES.geometry;
+    let mut n = 0;
+    for &d in forward(pos.side) {
+        n += (g.shift(s.men, d) & s.empty).count_ones();
+    }
+    let kings = movable_kings::<R>(pos, &s);
+    if kings != 0 {
+        for d in DIAGONALS {
+            let mut reach = g.shift(kings, d) & s.empty;
+            n += reach.count_ones();
+            if R::RULES.flying_kings {
+                while reach != 0 {
+                    reach = g.shift(reach, d) & s.empty;
+                    n += reach.count_ones();
+                }
+            }
+        }
+    }
+    n as u64
+}
+
+/// The position after `mv`, which must be legal in `pos`.
+#[inline]
+pub(crate) fn make<R: RuleSet>(pos: &Position, mv: &Move) -> Position {
+    let g = R::RULES.geometry;
+    let from = 1u64 << mv.from;
+    let to = 1u64 << mv.to;
+    let mut next = *pos;
+    let side = pos.side;
+    let (us, them) = match side {
+        Color::White => (&mut next.white, &mut next.black),
+        Color::Black => (&mut next.black, &mut next.white),
+    };
+    *us = (*us & !from) | to;
+    *them &= !mv.captured;
+    let was_king = pos.kings & from != 0;
+    let promotion_row = match side {
+        Color::White => g.top_row,
+        Color::Black => g.bottom_row,
+    };
+    next.kings &= !(from | mv.captured);
+    if was_king || to & promotion_row != 0 {
+        next.kings |= to;
+    }
+    if R::RULES.king_move_limit {
+        let run = &mut next.king_run[side.index()];
+        if was_king && mv.captured == 0 {
+            // Only "three or more" matters, so the count stops at 3.
+            run.count = if run.count > 0 && run.bit == mv.from { (run.count + 1).min(3) } else { 1 };
+            run.bit = mv.to;
+        } else {
+            *run = KingRun::default();
+        }
+        let theirs = &mut next.king_run[side.opposite().index()];
+        if theirs.count > 0 && mv.captured & (1u64 << theirs.bit) != 0 {
+            *theirs = KingRun::default();
+        }
+    }
+    next.side = side.opposite();
+    next
+}
+
+/// Whether `mv` (a legal capture of `pos`) can be played along a route that stops on `stops`
+/// in this order (other stops may come between). Used to read long capture notation.
+pub(crate) fn route_matches<R: RuleSet>(pos: &Position, mv: &Move, stops: &[u8]) -> bool {
+    struct Walk {
+        geometry: &'static Geometry,
+        dirs: &'static [usize],
+        flying: bool,
+        victims: u64,
+        empty: u64,
+        to: u32,
+    }
+    impl Walk {
+        fn go(&self, at: u32, captured: u64, stops: &[u8], came: Option<usize>) -> bool {
+            if captured == self.victims {
+                return at == self.to && stops.is_empty();
+            }
+            let g = self.geometry;
+            for &d in self.dirs {
+                if came == Some(REVERSE[d]) {
+                    continue;
+                }
+                let mut target = g.shift(1u64 << at, d);
+                while self.flying && target & self.empty != 0 {
+                    target = g.shift(target, d);
+                }
+                if target & self.victims & !captured == 0 {
+                    continue;
+                }
+                let mut landing = g.shift(target, d) & self.empty;
+                while landing != 0 {
+                    let bit = landing.trailing_zeros();
+                    let rest = match stops.split_first() {
+                        Some((&first, rest)) if first as u32 == bit => rest,
+                        _ => stops,
+                    };
+                    if self.go(bit, captured | target, rest, Some(d)) {
+                        return true;
+                    }
+                    if !self.flying {
+                        break;
+                    }
+                    landing = g.shift(landing, d) & self.empty;
+                }
+            }
+            false
+        }
+    }
+    if !mv.is_capture() {
+        return stops.is_empty();
+    }
+    let s = sides::<R>(pos);
+    let is_king = pos.kings & (1u64 << mv.from) != 0;
+    let walk = Walk {
+        geometry: R::RULES.geometry,
+        dirs: if is_king {
+            king_capture_dirs::<R>()
+        } else {
+            man_capture_dirs::<R>(pos.side)
+        },
+        flying: is_king && R::RULES.flying_kings,
+        victims: mv.captured & s.them,
+        empty: s.empty | (1u64 << mv.from),
+        to: mv.to as u32,
+    };
+    walk.go(mv.from as u32, 0, stops, None)
+}

@@ -1,0 +1,139 @@
+//! Move text as players write it (`32-28`, `28x19`, `47x38x24x13x36`) and FEN.
+#![forbid(unsafe_code)]
+
+pub mod fen;
+
+use crate::board::{Position, Square};
+use crate::movegen;
+use crate::moves::Move;
+use crate::variant::with_rules;
+
+pub use fen::{FenError, parse_fen, to_fen};
+
+/// Why a move text does not name exactly one legal move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTextError {
+    /// Not of the form `a-b`, `axb`, `a:b`, `axbxc…`.
+    #[error("{0:?} is not a move (expected squares joined by '-', 'x' or ':')")]
+    Syntax(String),
+    /// A square the board does not have.
+    #[error("square {0} is not on the board")]
+    NoSuchSquare(u32),
+    /// Well formed, but no legal move fits.
+    #[error("{text} is not a legal move here{hint}")]
+    Illegal {
+        /// The text.
+        text: String,
+        /// A hint such as "a capture is compulsory".
+        hint: String,
+    },
+    /// More than one legal move fits.
+    #[error("{text} is ambiguous: it could be {options}")]
+    Ambiguous {
+        /// The text.
+        text: String,
+        /// The moves it could mean, in long form.
+        options: String,
+    },
+}
+
+/// The squares of a move text: `32-28`, `28x19`, `47x38x24`, `06-11`, `1- 7`, `28:19`.
+pub fn split_move_text(text: &str) -> Result<Vec<u32>, MoveTextError> {
+    let bad = || MoveTextError::Syntax(text.to_string());
+    let mut squares = Vec::new();
+    let mut rest = text.trim();
+    loop {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 || digits > 3 {
+            return Err(bad());
+        }
+        squares.push(rest[..digits].parse().map_err(|_| bad())?);
+        rest = &rest[digits..];
+        if rest.is_empty() {
+            break;
+        }
+        let mut chars = rest.chars();
+        match chars.next() {
+            Some('-' | 'x' | 'X' | ':') => rest = chars.as_str().trim_start(),
+            _ => return Err(bad()),
+        }
+    }
+    if squares.len() < 2 {
+        return Err(bad());
+    }
+    Ok(squares)
+}
+
+/// Finds the legal move of `pos` that `text` names. The long form may name any of the squares the
+/// piece stops on, in order; the separator does not have to match the kind of move.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+    let variant = pos.variant();
+    let numbers = split_move_text(text)?;
+    let mut squares = Vec::with_capacity(numbers.len());
+    for &n in &numbers {
+        squares.push(Square::new(n, variant).ok_or(MoveTextError::NoSuchSquare(n))?);
+    }
+    let (from, to) = (squares[0], squares[squares.len() - 1]);
+    let g = variant.geometry();
+    let stops: Vec<u8> = squares[1..squares.len() - 1]
+        .iter()
+        .map(|s| g.bit_of[s.number() as usize])
+        .collect();
+    let legal = pos.legal_moves();
+    let fits: Vec<&Move> = legal
+        .iter()
+        .filter(|m| m.from() == from && m.to() == to)
+        .filter(|m| {
+            stops.is_empty() || with_rules!(variant, R => movegen::route_matches::<R>(pos, m, &stops))
+        })
+        .collect();
+    match fits.as_slice() {
+        [one] => Ok(**one),
+        [] => {
+            let hint = if legal.iter().any(Move::is_capture) {
+                "; a capture is compulsory"
+            } else {
+                ""
+            };
+            Err(MoveTextError::Illegal {
+                text: text.trim().to_string(),
+                hint: hint.to_string(),
+            })
+        }
+        many => Err(MoveTextError::Ambiguous {
+            text: text.trim().to_string(),
+            options: many
+                .iter()
+                .map(|m| long_text(m))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        }),
+    }
+}
+
+fn join(squares: &[Square], sep: &str) -> String {
+    squares
+        .iter()
+        .map(Square::to_string)
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The long form of a move: every square it stops on.
+pub fn long_text(mv: &Move) -> String {
+    join(&mv.route(), if mv.is_capture() { "x" } else { "-" })
+}
+
+/// The shortest text that names `mv` among the legal moves of `pos`: `from-to` or `fromxto`,
+/// or the long form with its landing squares when another capture shares start and end.
+pub fn move_text(pos: &Position, mv: &Move) -> String {
+    let ambiguous = pos
+        .legal_moves()
+        .iter()
+        .any(|m| m != mv && m.from() == mv.from() && m.to() == mv.to());
+    if ambiguous {
+        long_text(mv)
+    } else {
+        join(&[mv.from(), mv.to()], if mv.is_capture() { "x" } else { "-" })
+    }
+}

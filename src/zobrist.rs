@@ -1,0 +1,57 @@
+//! Zobrist hashing of positions, for repetition detection and transposition tables.
+#![forbid(unsafe_code)]
+
+use crate::board::{Color, Position};
+
+const fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Keys per (white man, white king, black man, black king, Frisian king run) and bit.
+const KEYS: [[u64; 64]; 5] = {
+    let mut keys = [[0u64; 64]; 5];
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut table = 0;
+    while table < 5 {
+        let mut bit = 0;
+        while bit < 64 {
+            state = splitmix(state);
+            keys[table][bit] = state;
+            bit += 1;
+        }
+        table += 1;
+    }
+    keys
+};
+
+const SIDE: u64 = splitmix(0xD1B5_4A32_D192_ED03);
+
+fn fold(mut bits: u64, keys: &[u64; 64]) -> u64 {
+    let mut h = 0;
+    while bits != 0 {
+        h ^= keys[bits.trailing_zeros() as usize];
+        bits &= bits - 1;
+    }
+    h
+}
+
+/// The hash of a position.
+pub(crate) fn hash(pos: &Position) -> u64 {
+    let mut h = fold(pos.white & !pos.kings, &KEYS[0])
+        ^ fold(pos.white & pos.kings, &KEYS[1])
+        ^ fold(pos.black & !pos.kings, &KEYS[2])
+        ^ fold(pos.black & pos.kings, &KEYS[3]);
+    if pos.side == Color::Black {
+        h ^= SIDE;
+    }
+    for (i, run) in pos.king_run.iter().enumerate() {
+        if run.count > 0 {
+            // Distinct per side and count: rotate the square key.
+            h ^= KEYS[4][run.bit as usize].rotate_left(8 * (i as u32 * 3 + run.count as u32));
+        }
+    }
+    h
+}
