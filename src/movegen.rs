@@ -444,3 +444,177 @@ pub(crate) fn route_matches<R: RuleSet>(pos: &Position, mv: &Move, stops: &[u8])
     };
     walk.go(mv.from as u32, 0, stops, None)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::board::{Kind, Square};
+    use crate::notation::{long_text, move_text, parse_fen, parse_move};
+    use crate::variant::Variant;
+
+    fn moves(variant: Variant, fen: &str) -> Vec<String> {
+        let pos = parse_fen(fen, variant).unwrap();
+        let mut v: Vec<String> = pos.legal_moves().iter().map(|m| move_text(&pos, m)).collect();
+        v.sort();
+        v
+    }
+
+    fn list(items: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = items.iter().map(|s| s.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    const I: Variant = Variant::International;
+    const F: Variant = Variant::Frisian;
+    const E: Variant = Variant::English;
+
+    #[test]
+    fn capture_value_beats_count_man_against_king() {
+        // FMJD 4.13-4.14: one piece either way, free choice. Frisian Art. 11: the king is worth more.
+        assert_eq!(moves(I, "W:W33,47:B28,K42"), list(&["33x22", "47x38"]));
+        assert_eq!(moves(F, "W:W33,47:B28,K42"), list(&["47x18"]));
+    }
+
+    #[test]
+    fn equal_value_the_king_must_capture() {
+        // FMJD 4.14: free choice between equal captures; Frisian Art. 12: the king has priority.
+        assert_eq!(moves(I, "W:W32,35,K46:B30,41"), list(&["35x24", "46x37"]));
+        assert_eq!(moves(F, "W:W32,35,K46:B30,41"), list(&["46x37"]));
+    }
+
+    #[test]
+    fn majority_against_value() {
+        // FMJD 4.13: three men beat two kings; Frisian Art. 11: two kings (worth more than three
+        // men) beat three men.
+        assert_eq!(moves(I, "W:W45,46:B23,32,41,K30,K40"), list(&["46x19"]));
+        assert_eq!(moves(F, "W:W45,46:B23,32,41,K30,K40"), list(&["45x25"]));
+        // Art. 11: three kings are worth more than five men.
+        assert_eq!(
+            moves(I, "W:W45,46:B7,13,23,32,41,K15,K30,K40"),
+            list(&["46x8"])
+        );
+        assert_eq!(
+            moves(F, "W:W45,46:B7,13,23,32,41,K15,K30,K40"),
+            list(&["45x5"])
+        );
+    }
+
+    #[test]
+    fn frisian_men_capture_along_rows_and_columns() {
+        // Frisian Art. 7: man - enemy man - empty square in any of eight directions.
+        assert_eq!(moves(I, "W:W33:B23"), list(&["33-28", "33-29"]));
+        assert_eq!(moves(F, "W:W33:B23"), list(&["33x13"]));
+        assert_eq!(moves(I, "W:W33:B34"), list(&["33-28", "33-29"]));
+        assert_eq!(moves(F, "W:W33:B34"), list(&["33x35"]));
+    }
+
+    #[test]
+    fn king_loop_routes_are_one_move() {
+        // Two routes round the same four pieces, same start, end and captured set: one move.
+        for v in [I, F] {
+            let pos = parse_fen("W:WK2:B7,8,17,18", v).unwrap();
+            let legal = pos.legal_moves();
+            assert_eq!(legal.len(), 1, "{v}");
+            let mv = legal.as_slice()[0];
+            assert_eq!((mv.from().number(), mv.to().number()), (2, 2));
+            assert_eq!(mv.capture_count(), 4);
+            assert_eq!(move_text(&pos, &mv), "2x2");
+        }
+    }
+
+    #[test]
+    fn frisian_three_king_moves_in_a_row() {
+        // Art. 17: with kings and men, at most three consecutive simple moves with one king.
+        let mut pos = parse_fen("W:WK28,46:B5", F).unwrap();
+        for text in ["28-17", "5-10", "17-28", "10-15", "28-17", "15-20"] {
+            let mv = parse_move(&pos, text).unwrap();
+            pos = pos.play(&mv);
+        }
+        assert_eq!(
+            pos.legal_moves().iter().map(|m| move_text(&pos, m)).collect::<Vec<_>>(),
+            ["46-41"]
+        );
+        // The ban is lifted by a move of another piece.
+        pos = pos.play(&parse_move(&pos, "46-41").unwrap());
+        pos = pos.play(&parse_move(&pos, "20-24").unwrap());
+        assert!(parse_move(&pos, "17-28").is_ok());
+        // A side with kings only is not bound by the rule.
+        let mut kings_only = parse_fen("W:WK28,K36:B5", F).unwrap();
+        for text in ["28-17", "5-10", "17-28", "10-15", "28-17", "15-20"] {
+            kings_only = kings_only.play(&parse_move(&kings_only, text).unwrap());
+        }
+        assert!(parse_move(&kings_only, "17-28").is_ok());
+        // International has no such rule.
+        let mut intl = parse_fen("W:WK28,46:B5", I).unwrap();
+        for text in ["28-17", "5-10", "17-28", "10-15", "28-17", "15-20"] {
+            intl = intl.play(&parse_move(&intl, text).unwrap());
+        }
+        assert!(parse_move(&intl, "17-28").is_ok());
+    }
+
+    #[test]
+    fn english_rule_vectors() {
+        // WCDF 1.19: a man reaching the king row by capture is crowned and the move ends.
+        assert_eq!(moves(E, "B:W26,27:B22"), list(&["22x31"]));
+        // WCDF 1.20: any capture may be chosen, not necessarily the largest.
+        assert_eq!(
+            moves(E, "B:W18,26,19:B14,15"),
+            list(&["14x30", "15x24", "15x31"])
+        );
+        // WCDF 1.17: kings move one square.
+        assert_eq!(
+            moves(E, "B:W32:BK18"),
+            list(&["18-14", "18-15", "18-22", "18-23"])
+        );
+        // WCDF 1.18: men capture forward only; 1.21: kings also backward.
+        assert_eq!(moves(E, "B:W18:B22"), list(&["22-25", "22-26"]));
+        assert_eq!(moves(E, "B:W18:BK23"), list(&["23x14"]));
+        assert_eq!(
+            moves(E, "B:W21-32:B1-12"),
+            list(&["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"])
+        );
+    }
+
+    #[test]
+    fn promotion_only_when_the_move_ends_on_the_far_row() {
+        // FMJD 4.15: a man passing the promotion row during a capture stays a man.
+        let pos = parse_fen("W:W13:B9,10,40", I).unwrap();
+        let mv = parse_move(&pos, "13x15").unwrap();
+        assert_eq!(long_text(&mv), "13x4x15");
+        let after = pos.play(&mv);
+        let at15 = after.piece_at(Square::new(15, I).unwrap()).unwrap();
+        assert_eq!(at15.kind, Kind::Man);
+        // FMJD 3.5: a man that stops on the far row is crowned.
+        let pos = parse_fen("W:W7:B40", I).unwrap();
+        let after = pos.play(&parse_move(&pos, "7-1").unwrap());
+        assert_eq!(after.piece_at(Square::new(1, I).unwrap()).unwrap().kind, Kind::King);
+    }
+
+    #[test]
+    fn flying_king_moves_and_lands_anywhere_beyond() {
+        // FMJD 3.9 and 4.3: a king moves along free squares and lands on any free square beyond.
+        assert_eq!(moves(I, "W:WK46:B5").len(), 8);
+        assert_eq!(
+            moves(I, "W:WK46:B28"),
+            list(&["46x23", "46x19", "46x14", "46x10", "46x5"])
+        );
+        // An enemy piece with a piece right behind it cannot be taken.
+        assert_eq!(moves(I, "W:WK46:B37,32").len(), 1 + 0);
+    }
+
+    #[test]
+    fn captured_pieces_stay_until_the_capture_is_complete() {
+        // FMJD 4.8/4.11: the king takes 28, 8 and 7 and then heads back down the diagonal
+        // 11-17-22-28-33; 28 is still on the board, so 33 cannot be reached. If captured pieces
+        // vanished at once, 41x39 over four pieces would be the only move.
+        assert_eq!(moves(I, "W:WK41:B28,8,7,33"), list(&["41x11", "41x16"]));
+    }
+
+    #[test]
+    fn a_side_without_moves_has_an_empty_list() {
+        // FMJD 7.2.2: a blocked side has no move.
+        assert!(parse_fen("W:W46:B41,37", I).unwrap().legal_moves().is_empty());
+        assert!(parse_fen("B:W46", I).unwrap().legal_moves().is_empty());
+    }
+
+}

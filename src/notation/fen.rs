@@ -95,10 +95,11 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
     let side = match c.peek().map(|ch| ch.to_ascii_uppercase()) {
         Some('W') | Some('?') => Color::White,
         Some('B') => Color::Black,
-        Some(ch) => {
+        Some(_) => {
+            let found = c.peek().unwrap_or_default();
             return Err(syntax(
                 c.column(),
-                format!("expected the side to move (W or B), found {ch:?}"),
+                format!("expected the side to move (W or B), found {found:?}"),
             ));
         }
         None => return Err(syntax(1, "empty FEN")),
@@ -117,8 +118,9 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
                 c.number()?;
                 continue;
             }
-            Some(ch) => {
-                return Err(syntax(column, format!("expected W or B, found {ch:?}")));
+            Some(_) => {
+                let found = c.peek().unwrap_or_default();
+                return Err(syntax(column, format!("expected W or B, found {found:?}")));
             }
             None => return Err(syntax(column, "expected W or B after ':'")),
         };
