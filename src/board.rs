@@ -174,12 +174,11 @@ impl Setup {
             king_run: [KingRun::default(); 2],
         };
         for (number, piece) in self.pieces {
-            let square =
-                Square::new(number, self.variant).ok_or(SetupError::SquareOutOfRange {
-                    square: number,
-                    variant: self.variant,
-                    max: geometry.squares,
-                })?;
+            let square = Square::new(number, self.variant).ok_or(SetupError::SquareOutOfRange {
+                square: number,
+                variant: self.variant,
+                max: geometry.squares,
+            })?;
             let bit = square.bit(geometry);
             if (pos.white | pos.black) & bit != 0 {
                 return Err(SetupError::SquareTwice(number));
@@ -257,7 +256,11 @@ impl Position {
         } else {
             return None;
         };
-        let kind = if self.kings & bit != 0 { Kind::King } else { Kind::Man };
+        let kind = if self.kings & bit != 0 {
+            Kind::King
+        } else {
+            Kind::Man
+        };
         Some(Piece { color, kind })
     }
 
@@ -339,7 +342,12 @@ impl Position {
     /// moves, if it has made any.
     pub fn king_run(&self, color: Color) -> Option<(Square, u8)> {
         let run = self.king_run[color.index()];
-        (run.count > 0).then(|| (Square::from_bit(run.bit, self.variant.geometry()), run.count))
+        (run.count > 0).then(|| {
+            (
+                Square::from_bit(run.bit, self.variant.geometry()),
+                run.count,
+            )
+        })
     }
 }
 
@@ -354,10 +362,22 @@ impl fmt::Display for Position {
                     None => ' ',
                     Some(n) => match self.piece_at(Square(n)) {
                         None => '.',
-                        Some(Piece { color: Color::White, kind: Kind::Man }) => 'w',
-                        Some(Piece { color: Color::White, kind: Kind::King }) => 'W',
-                        Some(Piece { color: Color::Black, kind: Kind::Man }) => 'b',
-                        Some(Piece { color: Color::Black, kind: Kind::King }) => 'B',
+                        Some(Piece {
+                            color: Color::White,
+                            kind: Kind::Man,
+                        }) => 'w',
+                        Some(Piece {
+                            color: Color::White,
+                            kind: Kind::King,
+                        }) => 'W',
+                        Some(Piece {
+                            color: Color::Black,
+                            kind: Kind::Man,
+                        }) => 'b',
+                        Some(Piece {
+                            color: Color::Black,
+                            kind: Kind::King,
+                        }) => 'B',
                     },
                 };
                 write!(f, "{c}")?;

@@ -69,7 +69,11 @@ pub struct Geometry {
 const fn coords(index: u32, w: u32) -> (i32, i32) {
     let row = index / w;
     let col = index % w;
-    let file = if row % 2 == 0 { 2 * col + 1 } else { 2 * col };
+    let file = if row.is_multiple_of(2) {
+        2 * col + 1
+    } else {
+        2 * col
+    };
     (row as i32, file as i32)
 }
 
@@ -167,8 +171,8 @@ mod tests {
             let bit = g.bit_of[n as usize];
             assert_eq!(g.number_of[bit as usize], n);
             let (row, file) = g.coords_of_number(n);
-            for d in 0..DIRECTIONS {
-                let target = index_at(row as i32 + DELTA[d].0, file as i32 + DELTA[d].1, w);
+            for (d, delta) in DELTA.iter().enumerate() {
+                let target = index_at(row as i32 + delta.0, file as i32 + delta.1, w);
                 let shifted = g.shift(1 << bit, d);
                 match target {
                     Some(i) => assert_eq!(shifted, 1 << bit_index(i, w), "square {n} dir {d}"),

@@ -17,4 +17,5 @@ mod zobrist;
 pub use board::{Color, Kind, Piece, Position, Setup, SetupError, Square};
 pub use moves::{Move, MoveList};
 pub use variant::Variant;
+pub mod game;
 pub mod notation;

@@ -53,7 +53,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let variant: Variant = variant.parse()?;
             let pos = match fen {
-                Some(f) => parse_fen(&f, variant).map_err(|e| anyhow::anyhow!("bad FEN {f:?}: {e}"))?,
+                Some(f) => {
+                    parse_fen(&f, variant).map_err(|e| anyhow::anyhow!("bad FEN {f:?}: {e}"))?
+                }
                 None => Position::start(variant),
             };
             if divide {
@@ -78,6 +80,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 fn report(depth: u32, nodes: u64, start: Instant) {
     let secs = start.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 { (nodes as f64 / secs) as u64 } else { 0 };
+    let nps = if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    };
     println!("depth={depth} nodes={nodes} time={secs:.3} nps={nps}");
 }

@@ -141,7 +141,10 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
                 let column = c.column();
                 let last = c.number()?;
                 if last < first {
-                    return Err(syntax(column, format!("range {first}-{last} runs backwards")));
+                    return Err(syntax(
+                        column,
+                        format!("range {first}-{last} runs backwards"),
+                    ));
                 }
                 last
             } else {
@@ -228,11 +231,17 @@ mod tests {
         let sq = |n| Square::new(n, Variant::International).unwrap();
         assert_eq!(
             a.piece_at(sq(10)),
-            Some(Piece { color: Color::White, kind: Kind::King })
+            Some(Piece {
+                color: Color::White,
+                kind: Kind::King
+            })
         );
         assert_eq!(
             a.piece_at(sq(12)),
-            Some(Piece { color: Color::Black, kind: Kind::Man })
+            Some(Piece {
+                color: Color::Black,
+                kind: Kind::Man
+            })
         );
         assert_eq!(to_fen(&a), "B:W18,24,K10:B12,K22");
     }
@@ -254,13 +263,25 @@ mod tests {
     fn errors_say_where_and_why() {
         let v = Variant::International;
         let err = |t| parse_fen(t, v).unwrap_err().to_string();
-        assert_eq!(err("garbage"), "column 1: expected the side to move (W or B), found 'g'");
+        assert_eq!(
+            err("garbage"),
+            "column 1: expected the side to move (W or B), found 'g'"
+        );
         assert_eq!(err("W:W31-50:X1"), "column 10: expected W or B, found 'X'");
-        assert_eq!(err("W:W31,:B1"), "column 7: expected a square number, found ':'");
-        assert_eq!(err("W:W51:B1"), "square 51 is not on the international board (1-50)");
+        assert_eq!(
+            err("W:W31,:B1"),
+            "column 7: expected a square number, found ':'"
+        );
+        assert_eq!(
+            err("W:W51:B1"),
+            "square 51 is not on the international board (1-50)"
+        );
         assert_eq!(err("W:W5:B5"), "square 5 is given twice");
         assert_eq!(err("W:W9-3"), "column 6: range 9-3 runs backwards");
-        assert_eq!(err("W:W1-21"), "white has 21 pieces, more than the 20 of the game");
+        assert_eq!(
+            err("W:W1-21"),
+            "white has 21 pieces, more than the 20 of the game"
+        );
         assert_eq!(err("W:W1:W2"), "column 6: white is given twice");
         assert_eq!(err(""), "column 1: empty FEN");
         assert_eq!(err("W:W1 x"), "column 6: unexpected 'x'");

@@ -84,7 +84,8 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         .iter()
         .filter(|m| m.from() == from && m.to() == to)
         .filter(|m| {
-            stops.is_empty() || with_rules!(variant, R => movegen::route_matches::<R>(pos, m, &stops))
+            stops.is_empty()
+                || with_rules!(variant, R => movegen::route_matches::<R>(pos, m, &stops))
         })
         .collect();
     match fits.as_slice() {
@@ -134,6 +135,9 @@ pub fn move_text(pos: &Position, mv: &Move) -> String {
     if ambiguous {
         long_text(mv)
     } else {
-        join(&[mv.from(), mv.to()], if mv.is_capture() { "x" } else { "-" })
+        join(
+            &[mv.from(), mv.to()],
+            if mv.is_capture() { "x" } else { "-" },
+        )
     }
 }
