@@ -19,3 +19,4 @@ pub use moves::{Move, MoveList};
 pub use variant::Variant;
 pub mod game;
 pub mod notation;
+pub mod pdn;
