@@ -1,7 +1,8 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use draughts::notation::{move_text, parse_fen};
-use draughts::{Position, Variant, perft};
+use draughts::{Position, Variant, pdn, perft};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -29,6 +30,24 @@ enum Command {
         /// Print each root move's count at the deepest depth.
         #[arg(long)]
         divide: bool,
+    },
+    /// Read and check PDN files.
+    Pdn {
+        #[command(subcommand)]
+        command: PdnCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum PdnCommand {
+    /// Read each file, replay every game legally, report per file and every error.
+    Check {
+        /// Variant of games without a GameType tag.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// PDN files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -74,6 +93,41 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Pdn {
+            command: PdnCommand::Check { variant, files },
+        } => {
+            let variant: Variant = variant.parse()?;
+            let mut all_ok = true;
+            for file in files {
+                let name = file.display();
+                let bytes = match std::fs::read(&file) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        println!("{name}: cannot read: {e}");
+                        all_ok = false;
+                        continue;
+                    }
+                };
+                let games = pdn::read_bytes(&bytes, variant);
+                let errors: Vec<&pdn::PdnError> =
+                    games.iter().filter_map(|g| g.as_ref().err()).collect();
+                println!(
+                    "{name} games={} ok={} errors={}",
+                    games.len(),
+                    games.len() - errors.len(),
+                    errors.len()
+                );
+                for e in &errors {
+                    println!("{name}:{e}");
+                }
+                all_ok &= errors.is_empty();
+            }
+            Ok(if all_ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
 }

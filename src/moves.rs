@@ -16,7 +16,7 @@ pub const MAX_MOVES: usize = 512;
 ///
 /// Only move generation builds moves, so a `Move` is always legal in the position it came from.
 /// Two capture routes with the same start, end and captured set are the same move.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Move {
     pub(crate) captured: u64,
     pub(crate) from: u8,
@@ -25,6 +25,19 @@ pub struct Move {
     pub(crate) width: u8,
     pub(crate) path_len: u8,
     pub(crate) path: [u8; MAX_PATH],
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let route: Vec<String> = self.route().iter().map(Square::to_string).collect();
+        let sep = if self.is_capture() { "x" } else { "-" };
+        write!(f, "Move({}", route.join(sep))?;
+        if self.is_capture() {
+            let taken: Vec<String> = self.captured().iter().map(Square::to_string).collect();
+            write!(f, " takes {}", taken.join(","))?;
+        }
+        write!(f, ")")
+    }
 }
 
 impl PartialEq for Move {

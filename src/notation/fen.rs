@@ -118,11 +118,12 @@ pub fn parse_fen(text: &str, variant: Variant) -> Result<Position, FenError> {
                 c.number()?;
                 continue;
             }
+            // An empty section (`W::.` in problem collections): no pieces.
+            Some(':') | Some('.') | None => continue,
             Some(_) => {
                 let found = c.peek().unwrap_or_default();
                 return Err(syntax(column, format!("expected W or B, found {found:?}")));
             }
-            None => return Err(syntax(column, "expected W or B after ':'")),
         };
         if seen[color.index()] {
             return Err(syntax(column, format!("{color} is given twice")));
@@ -255,6 +256,8 @@ mod tests {
         assert_eq!(b, Position::start(Variant::International));
         let c = parse_fen("?:W29,13,11:B22,4,2", Variant::International).unwrap();
         assert_eq!(c.side_to_move(), Color::White);
+        let e = parse_fen("W::.", Variant::English).unwrap();
+        assert_eq!(e.pieces().count(), 0);
         let d = parse_fen(" w : w 05 , 6 : b k1 ", Variant::International).unwrap();
         assert_eq!(to_fen(&d), "W:W5,6:BK1");
     }

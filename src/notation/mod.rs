@@ -64,9 +64,8 @@ pub fn split_move_text(text: &str) -> Result<Vec<u32>, MoveTextError> {
     Ok(squares)
 }
 
-/// Finds the legal move of `pos` that `text` names. The long form may name any of the squares the
-/// piece stops on, in order; the separator does not have to match the kind of move.
-pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+/// All legal moves of `pos` that `text` fits (none, one, or several when it is ambiguous).
+pub fn matching_moves(pos: &Position, text: &str) -> Result<Vec<Move>, MoveTextError> {
     let variant = pos.variant();
     let numbers = split_move_text(text)?;
     let mut squares = Vec::with_capacity(numbers.len());
@@ -79,35 +78,44 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
         .iter()
         .map(|s| g.bit_of[s.number() as usize])
         .collect();
-    let legal = pos.legal_moves();
-    let fits: Vec<&Move> = legal
+    Ok(pos
+        .legal_moves()
         .iter()
         .filter(|m| m.from() == from && m.to() == to)
         .filter(|m| {
             stops.is_empty()
                 || with_rules!(variant, R => movegen::route_matches::<R>(pos, m, &stops))
         })
-        .collect();
+        .copied()
+        .collect())
+}
+
+/// Finds the legal move of `pos` that `text` names. The long form may name any of the squares the
+/// piece stops on, in order; the separator does not have to match the kind of move.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+    let fits = matching_moves(pos, text)?;
     match fits.as_slice() {
-        [one] => Ok(**one),
+        [one] => Ok(*one),
         [] => {
-            let hint = if legal.iter().any(Move::is_capture) {
-                "; a capture is compulsory"
-            } else {
-                ""
-            };
+            let legal = pos.legal_moves();
+            let mut hint = String::new();
+            if legal.iter().any(Move::is_capture) {
+                hint.push_str("; a capture is compulsory");
+            }
+            if legal.is_empty() {
+                hint.push_str("; there is no legal move");
+            } else if legal.len() <= 12 {
+                let texts: Vec<String> = legal.iter().map(|m| move_text(pos, m)).collect();
+                hint.push_str(&format!(" (legal: {})", texts.join(" ")));
+            }
             Err(MoveTextError::Illegal {
                 text: text.trim().to_string(),
-                hint: hint.to_string(),
+                hint,
             })
         }
         many => Err(MoveTextError::Ambiguous {
             text: text.trim().to_string(),
-            options: many
-                .iter()
-                .map(|m| long_text(m))
-                .collect::<Vec<_>>()
-                .join(" or "),
+            options: many.iter().map(long_text).collect::<Vec<_>>().join(" or "),
         }),
     }
 }

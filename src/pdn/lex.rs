@@ -155,7 +155,10 @@ impl Lexer {
                 loop {
                     match self.bump() {
                         None => break Tok::Bad("unterminated comment".into()),
-                        Some('}') => break Tok::Comment(s.trim().to_string()),
+                        // Line breaks inside a comment are layout, not content.
+                        Some('}') => {
+                            break Tok::Comment(s.split_whitespace().collect::<Vec<_>>().join(" "));
+                        }
                         Some(ch) => s.push(ch),
                     }
                 }
@@ -290,7 +293,7 @@ mod tests {
                 Tok::Symbol("Event".into()),
                 Tok::Str("a \"b\" [4/4]".into()),
                 Tok::TagClose,
-                Tok::Comment("x\n y".into()),
+                Tok::Comment("x y".into()),
                 Tok::VariationOpen,
                 Tok::MoveNumber,
                 Tok::Ellipsis,

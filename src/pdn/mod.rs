@@ -15,7 +15,8 @@ pub use write::{result_text, write_game, write_games};
 use crate::board::{Color, Position};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::{parse_fen, parse_move};
+use crate::notation::MoveTextError;
+use crate::notation::{matching_moves, parse_fen, parse_move};
 use crate::variant::Variant;
 use lex::{Tok, Token, tokenize};
 use std::fmt;
@@ -399,6 +400,44 @@ impl Parser<'_> {
         })
     }
 
+    /// The move `text` names in `pos`. A short capture that fits several moves (some programs
+    /// write `36x16` where two routes exist) is settled by the moves that follow it in the same
+    /// line: the one candidate after which they all replay.
+    fn resolve(&self, pos: &Position, text: &str) -> Result<Move, MoveTextError> {
+        let fits = matching_moves(pos, text)?;
+        if fits.len() <= 1 {
+            return parse_move(pos, text);
+        }
+        let mut following = Vec::new();
+        let mut depth = 0usize;
+        for t in &self.tokens[self.at + 1..] {
+            match &t.tok {
+                Tok::VariationOpen => depth += 1,
+                Tok::VariationClose if depth == 0 => break,
+                Tok::VariationClose => depth -= 1,
+                Tok::Result(_) | Tok::TagOpen | Tok::Bad(_) | Tok::Symbol(_) => break,
+                Tok::Move(m) if depth == 0 => following.push(m.as_str()),
+                _ => {}
+            }
+        }
+        let replays = |first: &Move| {
+            let mut p = pos.play(first);
+            for m in &following {
+                match matching_moves(&p, m).as_deref() {
+                    Ok([one]) => p = p.play(one),
+                    Ok([first, ..]) => p = p.play(first),
+                    _ => return false,
+                }
+            }
+            true
+        };
+        let survivors: Vec<&Move> = fits.iter().filter(|m| replays(m)).collect();
+        match survivors.as_slice() {
+            [one] => Ok(**one),
+            _ => parse_move(pos, text),
+        }
+    }
+
     /// Reads moves from `pos` until the end of the line: `)` in a variation (depth > 0), a result,
     /// the next game's tags, or the end of the file.
     fn line(&mut self, start: &Position, depth: usize) -> Result<(Line, End), PdnError> {
@@ -467,7 +506,10 @@ impl Parser<'_> {
                     self.at += 1;
                     pending_number = Some(t);
                 }
-                Tok::Ellipsis => self.at += 1,
+                Tok::Ellipsis => {
+                    pending_number = None;
+                    self.at += 1;
+                }
                 Tok::Annotation(a) | Tok::Nag(a) => {
                     let text = if matches!(t.tok, Tok::Nag(_)) {
                         format!("${a}")
@@ -482,7 +524,9 @@ impl Parser<'_> {
                 }
                 Tok::Move(text) => {
                     pending_number = None;
-                    let mv = parse_move(&pos, text).map_err(|e| err(&t, e.to_string()))?;
+                    let mv = self
+                        .resolve(&pos, text)
+                        .map_err(|e| err(&t, e.to_string()))?;
                     self.at += 1;
                     before = pos;
                     pos = pos.play(&mv);

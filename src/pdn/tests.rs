@@ -38,7 +38,7 @@ fn an_illegal_move_is_located_and_ends_only_its_game() {
     assert_eq!((e.line, e.column), (10, 19));
     assert_eq!(
         e.reason,
-        "28x17 is not a legal move here; a capture is compulsory"
+        "28x17 is not a legal move here; a capture is compulsory (legal: 28x19)"
     );
     assert_eq!(e.to_string(), format!("10:19: {}", e.reason));
     assert!(games[2].is_ok());
