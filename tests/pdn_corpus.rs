@@ -80,7 +80,14 @@ fn every_game_in_the_good_folders_reads_replays_and_round_trips() {
 #[test]
 fn malformed_files_give_located_errors_and_keep_their_good_games() {
     let Some(root) = corpus() else { return };
-    let expected: &[(&str, usize, usize, &[(usize, usize, &str)])] = &[
+    /// File, games, good games, and each error's line, column and reason.
+    type Expected = (
+        &'static str,
+        usize,
+        usize,
+        &'static [(usize, usize, &'static str)],
+    );
+    let expected: &[Expected] = &[
         (
             "wiegerw_fail_40Camp.DamaInternazionaleAssoluto.pdn",
             45,
