@@ -1,0 +1,223 @@
+//! The `draughts` binary end to end.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn draughts(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_one_line_per_depth() {
+    let o = draughts(&["perft", "--variant", "international", "--depth", "5"]);
+    assert!(o.status.success());
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    let nodes: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            let fields: Vec<&str> = l.split(' ').collect();
+            assert_eq!(fields.len(), 4, "{l}");
+            assert!(
+                fields[2].starts_with("time=") && fields[3].starts_with("nps="),
+                "{l}"
+            );
+            fields[1]
+        })
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            "nodes=9",
+            "nodes=81",
+            "nodes=658",
+            "nodes=4265",
+            "nodes=27117"
+        ]
+    );
+    assert!(lines[4].starts_with("depth=5 "));
+}
+
+#[test]
+fn perft_divide_lists_root_moves_then_the_total() {
+    let o = draughts(&["perft", "--variant", "english", "--depth", "3", "--divide"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8);
+    let sum: u64 = lines[..7]
+        .iter()
+        .map(|l| l.split(' ').nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 302);
+    assert!(lines[7].starts_with("depth=3 nodes=302 "), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("11-15 ")), "{out}");
+}
+
+#[test]
+fn perft_from_a_fen() {
+    let o = draughts(&[
+        "perft",
+        "--variant",
+        "frisian",
+        "--depth",
+        "1",
+        "--fen",
+        "W:W33:B23",
+    ]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("depth=1 nodes=1 "));
+}
+
+#[test]
+fn bad_fen_or_variant_exits_2_with_one_line() {
+    for args in [
+        &["perft", "--fen", "garbage"][..],
+        &["perft", "--variant", "chess"][..],
+        &["perft", "--variant", "english", "--fen", "B:W40:B1"][..],
+    ] {
+        let o = draughts(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("draughts: "), "{err}");
+        assert!(stdout(&o).is_empty());
+    }
+}
+
+fn temp_file(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("draughts-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+#[test]
+fn pdn_check_reports_per_file_and_each_error() {
+    let good = temp_file(
+        "good.pdn",
+        b"[Event \"a\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n",
+    );
+    let bad = temp_file(
+        "bad.pdn",
+        b"[Event \"a\"]\r\n1. 32-28 19-23 2. 28x17 *\r\n\r\n[Event \"b\"]\r\n1. 33-28 *\r\n",
+    );
+    let o = draughts(&["pdn", "check", good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o),
+        format!("{} games=1 ok=1 errors=0\n", good.display())
+    );
+
+    let o = draughts(&[
+        "pdn",
+        "check",
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[1], format!("{} games=2 ok=1 errors=1", bad.display()));
+    assert!(
+        lines[2].starts_with(&format!(
+            "{}:2:19: 28x17 is not a legal move",
+            bad.display()
+        )),
+        "{out}"
+    );
+
+    let english = temp_file("english.pdn", b"1. 11-15 23-19 *\n");
+    let o = draughts(&[
+        "pdn",
+        "check",
+        "--variant",
+        "english",
+        english.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let o = draughts(&["pdn", "check", "/nonexistent/file.pdn"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("cannot read"));
+}
+
+/// The rules core does no I/O and uses no terminal, database or network crate.
+#[test]
+fn rules_core_depends_on_nothing_above_it() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let core = [
+        "geometry.rs",
+        "variant.rs",
+        "board.rs",
+        "moves.rs",
+        "movegen.rs",
+        "zobrist.rs",
+        "perft.rs",
+        "game.rs",
+        "notation/mod.rs",
+        "notation/fen.rs",
+        "pdn/mod.rs",
+        "pdn/lex.rs",
+        "pdn/write.rs",
+    ];
+    let forbidden = [
+        "std::fs",
+        "std::io",
+        "std::net",
+        "std::process",
+        "std::thread",
+        "std::env",
+        "ratatui",
+        "crossterm",
+        "rusqlite",
+        "russh",
+        "tokio",
+        "memmap2",
+        "zstd",
+        "indicatif",
+        "println!",
+        "eprintln!",
+        "print!(",
+    ];
+    for file in core {
+        let text = std::fs::read_to_string(src.join(file)).unwrap();
+        assert!(
+            text.contains("#![forbid(unsafe_code)]"),
+            "{file} must forbid unsafe code"
+        );
+        for word in forbidden {
+            assert!(!text.contains(word), "{file} uses {word}");
+        }
+        for line in text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("use crate::"))
+        {
+            for upper in [
+                "tui",
+                "club",
+                "ssh",
+                "engine",
+                "tablebase",
+                "hub",
+                "dxp",
+                "clock",
+            ] {
+                assert!(
+                    !line.contains(&format!("crate::{upper}")),
+                    "{file} depends on {upper}: {line}"
+                );
+            }
+        }
+    }
+}

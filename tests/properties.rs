@@ -1,0 +1,140 @@
+//! Laws of the rules core checked on random legal games, and parsers fed random input.
+
+use draughts::game::Game;
+use draughts::notation::{long_text, move_text, parse_fen, parse_move, to_fen};
+use draughts::pdn::{PdnGame, read_bytes, read_games, write_game};
+use draughts::perft::perft;
+use draughts::{Position, Variant};
+use proptest::prelude::*;
+
+fn variant() -> impl Strategy<Value = Variant> {
+    prop_oneof![
+        Just(Variant::International),
+        Just(Variant::Frisian),
+        Just(Variant::English)
+    ]
+}
+
+/// A random legal game: each choice picks one of the legal moves.
+fn random_game(variant: Variant, choices: &[u16]) -> Game {
+    let mut game = Game::new(variant);
+    for &c in choices {
+        if game.outcome().is_some() {
+            break;
+        }
+        let legal = game.position().legal_moves();
+        let mv = legal.as_slice()[c as usize % legal.len()];
+        game.play(&mv).expect("a move from the legal list is legal");
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn move_text_names_the_move_it_was_made_from(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..120)
+    ) {
+        let game = random_game(v, &choices);
+        for (pos, mv) in game.positions().zip(game.moves()) {
+            prop_assert_eq!(parse_move(pos, &move_text(pos, mv)).unwrap(), *mv);
+            prop_assert_eq!(parse_move(pos, &long_text(mv)).unwrap(), *mv);
+        }
+    }
+
+    #[test]
+    fn play_then_undo_restores_position_and_hash(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 1..120)
+    ) {
+        let mut game = random_game(v, &choices);
+        let positions: Vec<Position> = game.positions().copied().collect();
+        let mut hashes: Vec<u64> = positions.iter().map(Position::zobrist).collect();
+        while game.undo().is_some() {
+            hashes.pop();
+            prop_assert_eq!(game.hash(), *hashes.last().unwrap());
+            prop_assert_eq!(game.position(), &positions[hashes.len() - 1]);
+        }
+        prop_assert_eq!(game.position(), &Position::start(v));
+    }
+
+    #[test]
+    fn fen_round_trips(v in variant(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        let game = random_game(v, &choices);
+        for pos in game.positions() {
+            let fen = to_fen(pos);
+            let back = parse_fen(&fen, v).unwrap();
+            prop_assert_eq!(to_fen(&back), fen.clone());
+            prop_assert_eq!(back.pieces().collect::<Vec<_>>(), pos.pieces().collect::<Vec<_>>());
+            prop_assert_eq!(back.side_to_move(), pos.side_to_move());
+        }
+    }
+
+    #[test]
+    fn pdn_round_trips(v in variant(), choices in prop::collection::vec(any::<u16>(), 0..150)) {
+        let game = random_game(v, &choices);
+        let pdn = PdnGame::from_game(&game, &[("Event", "Property"), ("White", "A"), ("Black", "B")]);
+        let text = write_game(&pdn);
+        let back = read_games(&text, Variant::International);
+        prop_assert_eq!(back.len(), 1);
+        prop_assert_eq!(back[0].as_ref().unwrap(), &pdn);
+        prop_assert_eq!(back[0].as_ref().unwrap().game().outcome(), game.outcome());
+    }
+
+    #[test]
+    fn colour_flip_keeps_move_counts(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..100)
+    ) {
+        let game = random_game(v, &choices);
+        let pos = game.position();
+        let flipped = pos.flipped();
+        prop_assert_eq!(flipped.flipped(), *pos);
+        prop_assert_eq!(perft(pos, 1), perft(&flipped, 1));
+        prop_assert_eq!(perft(pos, 2), perft(&flipped, 2));
+        prop_assert_eq!(perft(pos, 3), perft(&flipped, 3));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn pdn_reader_never_panics_on_random_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        for v in Variant::ALL {
+            let _ = read_bytes(&bytes, v);
+        }
+    }
+
+    #[test]
+    fn pdn_reader_never_panics_on_mutated_games(
+        cuts in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8)
+    ) {
+        let mut bytes = b"[Event \"x\"]\n[GameType \"20\"]\n[FEN \"W:W31-50:B1-20\"]\n\
+            {intro} 1. 32-28 19-23! (1... 18-22 2. 37-32) 2. 28x19 $3 14x23 {c} 2-0\n\
+            [GameType \"21\"]\n1. 11-15 23-19 2. 8-11 *\n".to_vec();
+        for (at, byte) in cuts {
+            let i = at.index(bytes.len());
+            match byte % 3 {
+                0 => bytes[i] = byte,
+                1 => { bytes.remove(i); }
+                _ => bytes.insert(i, byte),
+            }
+        }
+        let _ = read_bytes(&bytes, Variant::International);
+    }
+
+    #[test]
+    fn fen_and_move_parsers_never_panic(text in "\\PC{0,40}", v in variant()) {
+        if let Ok(pos) = parse_fen(&text, v) {
+            let _ = pos.legal_moves();
+        }
+        let _ = parse_move(&Position::start(v), &text);
+    }
+
+    #[test]
+    fn fen_parser_never_panics_on_fen_like_text(text in "[WBK?:,.0-9 -]{0,40}", v in variant()) {
+        if let Ok(pos) = parse_fen(&text, v) {
+            let _ = perft(&pos, 2);
+        }
+    }
+}
