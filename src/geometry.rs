@@ -64,6 +64,12 @@ pub struct Geometry {
     pub bit_of: [u8; 51],
     /// Square number of each bit (0 for ghost bits and bits beyond the board).
     pub number_of: [u8; 64],
+    /// For each direction and bit: the neighbouring square's bit (0 off the board).
+    pub step: [[u64; 64]; DIRECTIONS],
+    /// For each direction and bit: the bit two steps away (a jump's landing square).
+    pub jump: [[u64; 64]; DIRECTIONS],
+    /// For each bit: its diagonal neighbours, and all eight neighbours.
+    pub around: [[u64; 64]; 2],
 }
 
 const fn coords(index: u32, w: u32) -> (i32, i32) {
@@ -99,6 +105,9 @@ impl Geometry {
         let mut bottom_row = 0u64;
         let mut bit_of = [0u8; 51];
         let mut number_of = [0u8; 64];
+        let mut step = [[0u64; 64]; DIRECTIONS];
+        let mut jump = [[0u64; 64]; DIRECTIONS];
+        let mut around = [[0u64; 64]; 2];
         let mut i = 0;
         while i < squares {
             let bit = bit_index(i, w);
@@ -114,8 +123,17 @@ impl Geometry {
             }
             let mut d = 0;
             while d < DIRECTIONS {
-                if index_at(row + DELTA[d].0, file + DELTA[d].1, w).is_some() {
+                let (dr, df) = DELTA[d];
+                if let Some(n) = index_at(row + dr, file + df, w) {
                     can_step[d] |= 1 << bit;
+                    step[d][bit as usize] = 1 << bit_index(n, w);
+                    if d < 4 {
+                        around[0][bit as usize] |= 1 << bit_index(n, w);
+                    }
+                    around[1][bit as usize] |= 1 << bit_index(n, w);
+                }
+                if let Some(n) = index_at(row + 2 * dr, file + 2 * df, w) {
+                    jump[d][bit as usize] = 1 << bit_index(n, w);
                 }
                 d += 1;
             }
@@ -132,6 +150,9 @@ impl Geometry {
             bottom_row,
             bit_of,
             number_of,
+            step,
+            jump,
+            around,
         }
     }
 
@@ -178,6 +199,8 @@ mod tests {
                     Some(i) => assert_eq!(shifted, 1 << bit_index(i, w), "square {n} dir {d}"),
                     None => assert_eq!(shifted, 0, "square {n} dir {d} should leave the board"),
                 }
+                assert_eq!(g.step[d][bit as usize], shifted);
+                assert_eq!(g.jump[d][bit as usize], g.shift(shifted, d));
             }
         }
     }

@@ -159,23 +159,41 @@ impl CaptureSearch<'_> {
         }
         let mut path = [0u8; MAX_PATH];
         path[..n - 1].copy_from_slice(&self.path[..n - 1]);
-        self.list.push_capture(Move {
+        let mv = Move {
             captured,
             from: self.from,
             to: to as u8,
             width: self.geometry.width as u8,
             path_len: (n - 1) as u8,
             path,
-        });
+        };
+        // Two routes with the same start, end and captured set take at least three pieces: with
+        // two, taking them in the other order takes different squares.
+        if n >= 3 {
+            self.list.push_capture(mv);
+        } else {
+            self.list.push(mv);
+        }
     }
 
     /// Captures by a piece that jumps one square at a time (men; English kings).
     fn short<R: RuleSet>(&mut self, dirs: &[usize], at: u32, captured: u64, n: usize) {
         let g = self.geometry;
+        // Most landing squares end the capture; one look at the neighbours settles those.
+        let near = g.around[usize::from(dirs.len() > 4)][at as usize];
+        if near & self.them & !captured == 0 {
+            if n > 0 {
+                self.record::<R>(at, captured, n);
+            }
+            return;
+        }
         let mut found = false;
         for &d in dirs {
-            let victim = g.shift(1u64 << at, d) & self.them & !captured;
-            let landing = g.shift(victim, d) & self.empty;
+            let victim = g.step[d][at as usize] & self.them & !captured;
+            if victim == 0 {
+                continue;
+            }
+            let landing = g.jump[d][at as usize] & self.empty;
             if landing != 0 {
                 found = true;
                 let to = landing.trailing_zeros();
