@@ -11,7 +11,7 @@ use std::time::Instant;
 #[command(name = "draughts", version)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -63,7 +63,12 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    match cli.command {
+    let Some(command) = cli.command else {
+        use clap::CommandFactory;
+        Cli::command().print_help()?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    match command {
         Command::Perft {
             variant,
             depth,
