@@ -412,6 +412,15 @@ mod tests {
         game.moves().len() - before
     }
 
+    /// Wanders `plies - 1` plies with the game still going, then one more that ends it in a draw
+    /// for `reason`.
+    fn assert_draw_after(game: &mut Game, plies: usize, reason: Reason) {
+        assert_eq!(wander(game, plies - 1), plies - 1);
+        assert_eq!(game.outcome(), None, "before ply {plies}");
+        wander(game, 1);
+        assert_eq!(game.outcome(), draw(reason));
+    }
+
     fn draw(reason: Reason) -> Option<Outcome> {
         Some(Outcome {
             winner: None,
@@ -466,10 +475,7 @@ mod tests {
     fn twenty_five_king_moves() {
         // FMJD 6.2: 25 moves (each) with only kings moving and no capture.
         let mut g = game(Variant::International, "W:WK47,K48,36:BK3,K4,15");
-        assert_eq!(wander(&mut g, 49), 49);
-        assert_eq!(g.outcome(), None);
-        wander(&mut g, 1);
-        assert_eq!(g.outcome(), draw(Reason::KingMoves25));
+        assert_draw_after(&mut g, 50, Reason::KingMoves25);
         // A man move starts the count again.
         let mut g = game(Variant::International, "W:WK47,K48,36:BK3,K4,15");
         let safe_man_move = |g: &Game| {
@@ -488,10 +494,7 @@ mod tests {
     fn sixteen_move_rule() {
         // FMJD 6.3: three kings (or two and a man, or one and two men) against a king.
         let mut g = game(Variant::International, "W:WK47,K48,K49:BK3");
-        assert_eq!(wander(&mut g, 31), 31);
-        assert_eq!(g.outcome(), None);
-        wander(&mut g, 1);
-        assert_eq!(g.outcome(), draw(Reason::SixteenMoves));
+        assert_draw_after(&mut g, 32, Reason::SixteenMoves);
         let mut g = game(Variant::International, "B:WK46,36,37:BK5");
         assert_eq!(ending_of(g.position()), Some(Ending::Sixteen));
         g.end(Outcome {
@@ -517,10 +520,7 @@ mod tests {
     fn frisian_two_kings_against_one() {
         // Art. 18: the side with two kings must win within seven moves.
         let mut g = game(Variant::Frisian, "W:WK47,K48:BK3");
-        assert_eq!(wander(&mut g, 12), 12);
-        assert_eq!(g.outcome(), None);
-        wander(&mut g, 1);
-        assert_eq!(g.outcome(), draw(Reason::TwoKingsAgainstOne));
+        assert_draw_after(&mut g, 13, Reason::TwoKingsAgainstOne);
     }
 
     #[test]
@@ -544,10 +544,7 @@ mod tests {
     fn english_forty_move_rule() {
         // WCDF 1.32.2: 40 moves each without a man advancing or a capture.
         let mut g = game(Variant::English, "B:WK29,K30,21:BK1,K2,12");
-        assert_eq!(wander(&mut g, 79), 79);
-        assert_eq!(g.outcome(), None);
-        wander(&mut g, 1);
-        assert_eq!(g.outcome(), draw(Reason::FortyMoves));
+        assert_draw_after(&mut g, 80, Reason::FortyMoves);
     }
 
     #[test]
