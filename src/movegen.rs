@@ -67,34 +67,47 @@ fn sides<R: RuleSet>(pos: &Position) -> Sides {
     }
 }
 
+/// For each man capture direction: the squares from which a man could jump that way.
+#[inline(always)]
+fn jump_sources<R: RuleSet>(side: Color, s: &Sides) -> [u64; 8] {
+    let g = R::RULES.geometry;
+    let mut from = [0u64; 8];
+    for &d in man_capture_dirs::<R>(side) {
+        let back = REVERSE[d];
+        from[d] = g.shift(g.shift(s.empty, back) & s.them, back);
+    }
+    from
+}
+
+/// Kings of the side to move that have at least one capture.
+#[inline(always)]
+fn king_capturers<R: RuleSet>(s: &Sides) -> u64 {
+    if s.kings == 0 {
+        return 0;
+    }
+    let g = R::RULES.geometry;
+    let mut kings = 0;
+    for &d in king_capture_dirs::<R>() {
+        let back = REVERSE[d];
+        let mut reach = g.shift(g.shift(s.empty, back) & s.them, back);
+        kings |= reach;
+        if R::RULES.flying_kings {
+            reach &= s.empty;
+            while reach != 0 {
+                reach = g.shift(reach, back);
+                kings |= reach;
+                reach &= s.empty;
+            }
+        }
+    }
+    kings & s.kings
+}
+
 /// Men and kings of the side to move that have at least one capture.
 #[inline(always)]
 fn capturers<R: RuleSet>(pos: &Position, s: &Sides) -> (u64, u64) {
-    let g = R::RULES.geometry;
-    let mut men = 0;
-    for &d in man_capture_dirs::<R>(pos.side) {
-        let back = REVERSE[d];
-        men |= g.shift(g.shift(s.empty, back) & s.them, back);
-    }
-    men &= s.men;
-    let mut kings = 0;
-    if s.kings != 0 {
-        for &d in king_capture_dirs::<R>() {
-            let back = REVERSE[d];
-            let mut reach = g.shift(g.shift(s.empty, back) & s.them, back);
-            kings |= reach;
-            if R::RULES.flying_kings {
-                reach &= s.empty;
-                while reach != 0 {
-                    reach = g.shift(reach, back);
-                    kings |= reach;
-                    reach &= s.empty;
-                }
-            }
-        }
-        kings &= s.kings;
-    }
-    (men, kings)
+    let men = jump_sources::<R>(pos.side, s).iter().fold(0, |a, b| a | b) & s.men;
+    (men, king_capturers::<R>(s))
 }
 
 /// Whether the side to move has a capture.
@@ -117,6 +130,21 @@ fn movable_kings<R: RuleSet>(pos: &Position, s: &Sides) -> u64 {
     s.kings
 }
 
+/// Priority of a finished capture of `pieces` pieces, `kings` of them kings, under the variant's
+/// rule: higher is preferred.
+#[inline(always)]
+fn priority<R: RuleSet>(pieces: u32, kings: u32, mover_is_king: bool) -> u32 {
+    match R::RULES.priority {
+        CapturePriority::Free => 0,
+        CapturePriority::MostPieces => pieces,
+        // Article 11: a king is worth 2 - ε men, with ε small enough that n kings stay above
+        // 2n - 1 men; Article 12 then prefers a capture by a king.
+        CapturePriority::HighestValue => {
+            (((pieces + kings) * 32 - kings) << 1) | mover_is_king as u32
+        }
+    }
+}
+
 /// Depth-first search for the captures of one piece.
 struct CaptureSearch<'a> {
     geometry: &'static Geometry,
@@ -131,20 +159,13 @@ struct CaptureSearch<'a> {
 }
 
 impl CaptureSearch<'_> {
-    /// Priority of a finished capture under the variant's rule: higher is preferred.
     #[inline(always)]
     fn key<R: RuleSet>(&self, captured: u64) -> u32 {
-        match R::RULES.priority {
-            CapturePriority::Free => 0,
-            CapturePriority::MostPieces => captured.count_ones(),
-            CapturePriority::HighestValue => {
-                // Article 11: a king is worth 2 - ε men, with ε small enough that n kings stay
-                // above 2n - 1 men; Article 12 then prefers a capture by a king.
-                let pieces = captured.count_ones();
-                let kings = (captured & self.kings).count_ones();
-                (((pieces + kings) * 32 - kings) << 1) | self.mover_is_king as u32
-            }
-        }
+        priority::<R>(
+            captured.count_ones(),
+            (captured & self.kings).count_ones(),
+            self.mover_is_king,
+        )
     }
 
     #[inline]
@@ -257,7 +278,7 @@ impl CaptureSearch<'_> {
 /// Fills `list` with the captures of the side to move, returning whether there are any.
 #[inline]
 fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList) -> bool {
-    let (mut men, mut kings) = capturers::<R>(pos, s);
+    let (mut men, kings) = capturers::<R>(pos, s);
     if men | kings == 0 {
         return false;
     }
@@ -280,6 +301,13 @@ fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList)
         search.empty = s.empty | (1u64 << from);
         search.short::<R>(man_capture_dirs::<R>(pos.side), from, 0, 0);
     }
+    search_kings::<R>(&mut search, s, kings);
+    true
+}
+
+/// Runs the capture search from each of `kings`.
+#[inline]
+fn search_kings<R: RuleSet>(search: &mut CaptureSearch<'_>, s: &Sides, mut kings: u64) {
     while kings != 0 {
         let from = kings.trailing_zeros();
         kings &= kings - 1;
@@ -292,7 +320,6 @@ fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList)
             search.short::<R>(&DIAGONALS, from, 0, 0);
         }
     }
-    true
 }
 
 /// Fills `list` with all legal moves of the side to move.
@@ -329,21 +356,85 @@ pub(crate) fn generate<R: RuleSet>(pos: &Position, list: &mut MoveList) {
     }
 }
 
-/// Number of legal moves, counting simple moves without listing them. `scratch` receives the
-/// captures when there are any.
+/// Number of legal moves, counted without listing simple moves or single captures that cannot
+/// go on. `scratch` receives the other captures.
 #[inline]
 pub(crate) fn count<R: RuleSet>(pos: &Position, scratch: &mut MoveList) -> u64 {
+    let g = R::RULES.geometry;
     let s = sides::<R>(pos);
-    scratch.clear();
-    if generate_captures::<R>(pos, &s, scratch) {
-        return scratch.len() as u64;
+    let sources = jump_sources::<R>(pos.side, &s);
+    let king_captures = king_capturers::<R>(&s);
+    let dirs = man_capture_dirs::<R>(pos.side);
+    let man_captures = dirs.iter().fold(0, |a, &d| a | sources[d]) & s.men;
+    if man_captures | king_captures == 0 {
+        return count_quiet::<R>(pos, &s);
     }
+    scratch.clear();
+    let mut search = CaptureSearch {
+        geometry: g,
+        them: s.them,
+        empty: s.empty,
+        kings: pos.kings,
+        from: 0,
+        mover_is_king: false,
+        best: 0,
+        path: [0; MAX_PATH],
+        list: scratch,
+    };
+    // Single captures that end at once, by the kind of piece taken (man, king).
+    let mut singles = [0u64; 2];
+    for &d in dirs {
+        let movers = sources[d] & s.men;
+        if movers == 0 {
+            continue;
+        }
+        let back = REVERSE[d];
+        let landings = g.shift(g.shift(movers, d), d);
+        // From the landing square a capture goes on in any direction but straight back: the
+        // piece just taken and the square just left lie only that way.
+        let onward = dirs
+            .iter()
+            .filter(|&&e| e != back)
+            .fold(0, |a, &e| a | sources[e]);
+        let done = g.shift(landings & !onward, back);
+        singles[0] += (done & !pos.kings).count_ones() as u64;
+        singles[1] += (done & pos.kings).count_ones() as u64;
+        let mut more = landings & onward;
+        while more != 0 {
+            let to = more.trailing_zeros();
+            more &= more - 1;
+            let from = g.jump[back][to as usize].trailing_zeros();
+            search.from = from as u8;
+            search.mover_is_king = false;
+            search.empty = s.empty | (1u64 << from);
+            search.path[0] = to as u8;
+            search.short::<R>(dirs, to, g.step[back][to as usize], 1);
+        }
+    }
+    search_kings::<R>(&mut search, &s, king_captures);
+    let (mut best, mut total) = (search.best, search.list.len() as u64);
+    for (taken_king, n) in [(false, singles[0]), (true, singles[1])] {
+        let key = priority::<R>(1, taken_king as u32, false);
+        if n == 0 || key < best {
+            continue;
+        }
+        if key > best {
+            (best, total) = (key, 0);
+        }
+        total += n;
+    }
+    total
+}
+
+/// Number of simple moves.
+#[inline(always)]
+fn count_quiet<R: RuleSet>(pos: &Position, s: &Sides) -> u64 {
     let g = R::RULES.geometry;
     let mut n = 0;
     for &d in forward(pos.side) {
         n += (g.shift(s.men, d) & s.empty).count_ones();
     }
-    let kings = movable_kings::<R>(pos, &s);
+    let kings = movable_kings::<R>(pos, s);
     if kings != 0 {
         for d in DIAGONALS {
             let mut reach = g.shift(kings, d) & s.empty;
