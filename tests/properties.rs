@@ -4,7 +4,7 @@ use draughts::game::Game;
 use draughts::notation::{long_text, move_text, parse_fen, parse_move, to_fen};
 use draughts::pdn::{PdnGame, read_bytes, read_games, write_game};
 use draughts::perft::perft;
-use draughts::{Position, Variant};
+use draughts::{Color, Kind, Piece, Position, Setup, Variant};
 use proptest::prelude::*;
 
 fn variant() -> impl Strategy<Value = Variant> {
@@ -92,6 +92,61 @@ proptest! {
         prop_assert_eq!(perft(pos, 1), perft(&flipped, 1));
         prop_assert_eq!(perft(pos, 2), perft(&flipped, 2));
         prop_assert_eq!(perft(pos, 3), perft(&flipped, 3));
+    }
+}
+
+/// A random setup: up to 24 pieces of any kind on random squares.
+fn random_position() -> impl Strategy<Value = Position> {
+    (
+        variant(),
+        any::<bool>(),
+        prop::collection::vec((1u32..=50, 0u8..4), 0..24),
+    )
+        .prop_filter_map("a valid setup", |(variant, black, pieces)| {
+            let max = variant.geometry().squares;
+            let mut seen = std::collections::HashSet::new();
+            let pieces = pieces
+                .into_iter()
+                .filter(|(sq, _)| *sq <= max && seen.insert(*sq))
+                .map(|(sq, k)| {
+                    let color = if k % 2 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let kind = if k < 2 { Kind::Man } else { Kind::King };
+                    (sq, Piece { color, kind })
+                })
+                .collect();
+            let side_to_move = if black { Color::Black } else { Color::White };
+            Setup {
+                variant,
+                side_to_move,
+                pieces,
+            }
+            .into_position()
+            .ok()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn bulk_count_equals_the_move_list(pos in random_position()) {
+        prop_assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64);
+        let two: u64 = pos.legal_moves().iter().map(|m| pos.play(m).legal_moves().len() as u64).sum();
+        prop_assert_eq!(perft(&pos, 2), two);
+    }
+
+    #[test]
+    fn bulk_count_equals_the_move_list_in_games(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..150)
+    ) {
+        let game = random_game(v, &choices);
+        for pos in game.positions() {
+            prop_assert_eq!(perft(pos, 1), pos.legal_moves().len() as u64);
+        }
     }
 }
 
