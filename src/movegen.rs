@@ -158,7 +158,22 @@ struct CaptureSearch<'a> {
     list: &'a mut MoveList,
 }
 
-impl CaptureSearch<'_> {
+impl<'a> CaptureSearch<'a> {
+    #[inline(always)]
+    fn new<R: RuleSet>(pos: &Position, s: &Sides, list: &'a mut MoveList) -> CaptureSearch<'a> {
+        CaptureSearch {
+            geometry: R::RULES.geometry,
+            them: s.them,
+            empty: s.empty,
+            kings: pos.kings,
+            from: 0,
+            mover_is_king: false,
+            best: 0,
+            path: [0; MAX_PATH],
+            list,
+        }
+    }
+
     #[inline(always)]
     fn key<R: RuleSet>(&self, captured: u64) -> u32 {
         priority::<R>(
@@ -282,17 +297,7 @@ fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList)
     if men | kings == 0 {
         return false;
     }
-    let mut search = CaptureSearch {
-        geometry: R::RULES.geometry,
-        them: s.them,
-        empty: s.empty,
-        kings: pos.kings,
-        from: 0,
-        mover_is_king: false,
-        best: 0,
-        path: [0; MAX_PATH],
-        list,
-    };
+    let mut search = CaptureSearch::new::<R>(pos, s, list);
     while men != 0 {
         let from = men.trailing_zeros();
         men &= men - 1;
@@ -370,17 +375,7 @@ pub(crate) fn count<R: RuleSet>(pos: &Position, scratch: &mut MoveList) -> u64 {
         return count_quiet::<R>(pos, &s);
     }
     scratch.clear();
-    let mut search = CaptureSearch {
-        geometry: g,
-        them: s.them,
-        empty: s.empty,
-        kings: pos.kings,
-        from: 0,
-        mover_is_king: false,
-        best: 0,
-        path: [0; MAX_PATH],
-        list: scratch,
-    };
+    let mut search = CaptureSearch::new::<R>(pos, &s, scratch);
     // Single captures that end at once, by the kind of piece taken (man, king).
     let mut singles = [0u64; 2];
     for &d in dirs {
