@@ -70,19 +70,25 @@ fn writing_follows_the_standard() {
 
 #[test]
 fn ambiguous_captures_are_written_in_long_form() {
-    // Two captures from 1 to 1?? No: the white king on 47 can take 38 and 18 either round.
-    let start = parse_fen("W:WK1:B7,8,17,18,27,28", Variant::International).unwrap();
+    // The black man on 10 can take 14 and 22, or 15 and 23, ending on 26 either way.
+    let start = parse_fen("B:W14,15,22,23:B10", Variant::English).unwrap();
     let legal = start.legal_moves();
-    let mut game = PdnGame::new(start);
-    game.line.moves.push(PdnMove {
-        mv: legal.as_slice()[0],
-        annotations: vec![],
-        comments: vec![],
-        variations: vec![],
-    });
-    let text = write_game(&game);
-    let back = read_games(&text, Variant::International).remove(0).unwrap();
-    assert_eq!(back, game, "{text}");
+    assert_eq!(legal.len(), 2);
+    for mv in legal.iter() {
+        let mut game = PdnGame::new(start);
+        game.line.moves.push(PdnMove {
+            mv: *mv,
+            annotations: vec![],
+            comments: vec![],
+            variations: vec![],
+        });
+        let text = write_game(&game);
+        let long = long_text(mv);
+        assert!(long == "10x17x26" || long == "10x19x26", "{long}");
+        assert!(text.contains(&format!("1. {long} *")), "{text}");
+        let back = read_games(&text, Variant::International).remove(0).unwrap();
+        assert_eq!(back, game, "{text}");
+    }
 }
 
 #[test]
