@@ -105,14 +105,17 @@ fn king_capturers<R: RuleSet>(s: &Sides) -> u64 {
 
 /// Men that can make a first jump, given the squares [`jump_sources`] found.
 #[inline(always)]
-fn jumping_men(sources: &[u64; 8], s: &Sides) -> u64 {
-    sources.iter().fold(0, |a, b| a | b) & s.men
+fn jumping_men<R: RuleSet>(side: Color, sources: &[u64; 8], s: &Sides) -> u64 {
+    man_capture_dirs::<R>(side)
+        .iter()
+        .fold(0, |a, &d| a | sources[d])
+        & s.men
 }
 
 /// Men and kings of the side to move that have at least one capture.
 #[inline(always)]
 fn capturers<R: RuleSet>(pos: &Position, s: &Sides) -> (u64, u64) {
-    let men = jumping_men(&jump_sources::<R>(pos.side, s), s);
+    let men = jumping_men::<R>(pos.side, &jump_sources::<R>(pos.side, s), s);
     (men, king_capturers::<R>(s))
 }
 
@@ -376,7 +379,7 @@ pub(crate) fn count<R: RuleSet>(pos: &Position, scratch: &mut MoveList) -> u64 {
     let sources = jump_sources::<R>(pos.side, &s);
     let king_captures = king_capturers::<R>(&s);
     let dirs = man_capture_dirs::<R>(pos.side);
-    if jumping_men(&sources, &s) | king_captures == 0 {
+    if jumping_men::<R>(pos.side, &sources, &s) | king_captures == 0 {
         return count_quiet::<R>(pos, &s);
     }
     scratch.clear();
