@@ -308,17 +308,7 @@ impl Position {
     /// Only defined for variants where both colours' rules are mirror images, which all three are.
     pub fn flipped(&self) -> Position {
         let g = self.variant.geometry();
-        let turn = |b: u64| {
-            let mut out = 0u64;
-            let mut rest = b;
-            while rest != 0 {
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let mirrored = g.squares as usize + 1 - g.number_of[bit] as usize;
-                out |= 1u64 << g.bit_of[mirrored];
-            }
-            out
-        };
+        let turn = |b: u64| g.flip(b);
         let mut run = [KingRun::default(); 2];
         for (i, r) in self.king_run.iter().enumerate() {
             if r.count > 0 {

@@ -164,6 +164,13 @@ impl Geometry {
         if off > 0 { b << off } else { b >> -off }
     }
 
+    /// The board turned half round: square `n` goes to square `squares + 1 - n`. The padded layout
+    /// is symmetric under that turn, so it is a bit reversal and one shift.
+    #[inline(always)]
+    pub fn flip(&self, b: u64) -> u64 {
+        b.reverse_bits() >> (63 - self.bit_of[self.squares as usize] as u32)
+    }
+
     /// Row (0 at the top) and file (0 at the left) of a square number.
     pub fn coords_of_number(&self, number: u8) -> (u32, u32) {
         let (r, f) = coords(number as u32 - 1, self.width);
@@ -192,6 +199,8 @@ mod tests {
             let bit = g.bit_of[n as usize];
             assert_eq!(g.number_of[bit as usize], n);
             let (row, file) = g.coords_of_number(n);
+            let turned = g.bit_of[g.squares as usize + 1 - n as usize];
+            assert_eq!(g.flip(1 << bit), 1 << turned, "square {n} turned");
             for (d, delta) in DELTA.iter().enumerate() {
                 let target = index_at(row as i32 + delta.0, file as i32 + delta.1, w);
                 let shifted = g.shift(1 << bit, d);

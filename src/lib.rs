@@ -20,3 +20,4 @@ pub use variant::Variant;
 pub mod game;
 pub mod notation;
 pub mod pdn;
+pub mod tablebase;

@@ -1,6 +1,8 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use draughts::notation::{move_text, parse_fen};
+use draughts::tablebase::progress::Report;
+use draughts::tablebase::{self, Material, Tablebase};
 use draughts::{Position, Variant, pdn, perft};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +37,80 @@ enum Command {
     Pdn {
         #[command(subcommand)]
         command: PdnCommand,
+    },
+    /// Endgame tablebases: generate, probe, check.
+    Tb {
+        #[command(subcommand)]
+        command: TbCommand,
+    },
+}
+
+/// Which tables: a variant and their directory.
+#[derive(clap::Args)]
+struct TablesArgs {
+    /// international, frisian or english.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Directory of the tables [default: tablebases/<variant>].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+impl TablesArgs {
+    fn resolve(self) -> Result<(Variant, PathBuf)> {
+        let variant: Variant = self.variant.parse()?;
+        let dir = self.dir.unwrap_or_else(|| tablebase::default_dir(variant));
+        Ok((variant, dir))
+    }
+}
+
+#[derive(Subcommand)]
+enum TbCommand {
+    /// Compute every slice of 2 up to --pieces pieces (finished slices are kept), or one --slice.
+    Generate {
+        /// Largest number of pieces.
+        #[arg(long, required_unless_present = "slice", conflicts_with = "slice")]
+        pieces: Option<u32>,
+        /// Compute only this job (a slice such as kk-k and its partner); its dependencies must exist.
+        #[arg(long)]
+        slice: Option<String>,
+        #[command(flatten)]
+        tables: TablesArgs,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Print the value of a position and of each of its moves, best first.
+    Probe {
+        /// The position.
+        #[arg(long)]
+        fen: String,
+        #[command(flatten)]
+        tables: TablesArgs,
+    },
+    /// Figures of every slice: positions, results, longest win, file sizes.
+    Stats {
+        #[command(flatten)]
+        tables: TablesArgs,
+    },
+    /// Check every checksum and re-derive every stored value from its moves.
+    Verify {
+        #[command(flatten)]
+        tables: TablesArgs,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Print the job graph for a scheduler (GNU make, a job array).
+    Plan {
+        /// Largest number of pieces.
+        #[arg(long)]
+        pieces: u32,
+        /// make or json.
+        #[arg(long, default_value = "make")]
+        format: String,
+        #[command(flatten)]
+        tables: TablesArgs,
     },
 }
 
@@ -99,6 +175,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Tb { command } => tb(command),
         Command::Pdn {
             command: PdnCommand::Check { variant, files },
         } => {
@@ -145,4 +222,155 @@ fn report(depth: u32, nodes: u64, start: Instant) {
         0
     };
     println!("depth={depth} nodes={nodes} time={secs:.3} nps={nps}");
+}
+
+fn threads(n: Option<usize>) -> Result<()> {
+    if let Some(n) = n {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()?;
+    }
+    Ok(())
+}
+
+fn tb(command: TbCommand) -> Result<ExitCode> {
+    match command {
+        TbCommand::Generate {
+            tables,
+            pieces,
+            slice,
+            threads: t,
+        } => {
+            let (variant, dir) = tables.resolve()?;
+            threads(t)?;
+            let report = Report::for_stdout();
+            let start = Instant::now();
+            let jobs = match (pieces, slice) {
+                (_, Some(slice)) => {
+                    let m: Material = slice.parse()?;
+                    vec![tablebase::generate::generate_job(variant, m, &dir, report)?]
+                }
+                (Some(p), None) => {
+                    anyhow::ensure!(
+                        (2..=tablebase::material::MAX_PIECES).contains(&p),
+                        "--pieces must be between 2 and {}",
+                        tablebase::material::MAX_PIECES
+                    );
+                    tablebase::generate::generate_all(variant, p, &dir, report)?
+                }
+                (None, None) => anyhow::bail!("give --pieces or --slice"),
+            };
+            let made: Vec<_> = jobs.iter().filter(|j| !j.skipped).collect();
+            let positions: u64 = made.iter().map(|j| j.positions).sum();
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "generated {} jobs ({} already present) positions={positions} time={secs:.1}s rate={:.0}/s dir={}",
+                made.len(),
+                jobs.len() - made.len(),
+                positions as f64 / secs.max(1e-9),
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Probe { tables, fen } => {
+            let (variant, dir) = tables.resolve()?;
+            let pos =
+                parse_fen(&fen, variant).map_err(|e| anyhow::anyhow!("bad FEN {fen:?}: {e}"))?;
+            let tb = Tablebase::open_for(&dir, variant)?;
+            let value = tb.dtw(&pos)?;
+            let wdl = tb.wdl(&pos)?;
+            anyhow::ensure!(
+                wdl == value.wdl(),
+                "{}: WDL table says {wdl}, DTW table says {}",
+                dir.display(),
+                value.wdl()
+            );
+            println!("{value}");
+            let mut moves = Vec::new();
+            for mv in pos.legal_moves().iter() {
+                moves.push((move_text(&pos, mv), tb.dtw(&pos.play(mv))?.before()));
+            }
+            moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.preference()));
+            for (text, v) in moves {
+                println!("{text} {v}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Stats { tables } => {
+            let (variant, dir) = tables.resolve()?;
+            let tb = Tablebase::open_for(&dir, variant)?;
+            let stats = tb.stats()?;
+            let bits = |bytes: u64, n: u64| bytes as f64 * 8.0 / n.max(1) as f64;
+            for s in &stats {
+                println!(
+                    "{:<12} positions={} wins={} draws={} losses={} longest_win={} wdl_bytes={} dtw_bytes={} wdl_bits={:.3} dtw_bits={:.3}",
+                    s.material.to_string(),
+                    s.positions,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.longest_win,
+                    s.wdl_bytes,
+                    s.dtw_bytes,
+                    bits(s.wdl_bytes, s.positions),
+                    bits(s.dtw_bytes, s.positions)
+                );
+            }
+            let sum =
+                |f: fn(&tablebase::probe::SliceStats) -> u64| stats.iter().map(f).sum::<u64>();
+            let positions = sum(|s| s.positions);
+            println!(
+                "total slices={} positions={} wins={} draws={} losses={} longest_win={} wdl_bytes={} dtw_bytes={} wdl_bits={:.3} dtw_bits={:.3}",
+                stats.len(),
+                positions,
+                sum(|s| s.wins),
+                sum(|s| s.draws),
+                sum(|s| s.losses),
+                stats.iter().map(|s| s.longest_win).max().unwrap_or(0),
+                sum(|s| s.wdl_bytes),
+                sum(|s| s.dtw_bytes),
+                bits(sum(|s| s.wdl_bytes), positions),
+                bits(sum(|s| s.dtw_bytes), positions)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Verify { tables, threads: t } => {
+            let (variant, dir) = tables.resolve()?;
+            threads(t)?;
+            let start = Instant::now();
+            let summary = tablebase::verify::verify(variant, &dir, Report::for_stdout())?;
+            println!(
+                "verified slices={} positions={} time={:.1}s: all consistent",
+                summary.slices,
+                summary.positions,
+                start.elapsed().as_secs_f64()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Plan {
+            tables,
+            pieces,
+            format,
+        } => {
+            let (variant, dir) = tables.resolve()?;
+            match format.as_str() {
+                "make" => {
+                    let program = std::env::current_exe()?;
+                    print!(
+                        "{}",
+                        tablebase::plan::makefile(
+                            variant,
+                            pieces,
+                            &dir,
+                            &program.display().to_string()
+                        )
+                    );
+                }
+                "json" => print!("{}", tablebase::plan::json(variant, pieces)),
+                other => anyhow::bail!("unknown plan format {other:?} (make or json)"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

@@ -12,13 +12,14 @@ use crate::geometry::{DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR};
 use crate::moves::{MAX_PATH, Move, MoveList};
 use crate::variant::{CapturePriority, RuleSet};
 
-const DIAGONALS: [usize; 4] = [UL, UR, DL, DR];
+pub(crate) const DIAGONALS: [usize; 4] = [UL, UR, DL, DR];
 const ALL_DIRECTIONS: [usize; 8] = [UL, UR, DL, DR, UP, DOWN, LEFT, RIGHT];
 const WHITE_FORWARD: [usize; 2] = [UL, UR];
 const BLACK_FORWARD: [usize; 2] = [DL, DR];
 
+/// The directions a man of `side` moves in.
 #[inline(always)]
-fn forward(side: Color) -> &'static [usize] {
+pub(crate) fn forward(side: Color) -> &'static [usize] {
     match side {
         Color::White => &WHITE_FORWARD,
         Color::Black => &BLACK_FORWARD,

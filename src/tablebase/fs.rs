@@ -1,0 +1,61 @@
+//! Files: atomic writes and read-only memory maps.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::tablebase::TbError;
+
+fn io_error(path: &Path, source: std::io::Error) -> TbError {
+    TbError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Writes `bytes` to `path` so that the file is either absent or complete: a temporary file in the
+/// same directory is written and synced, then renamed over `path`, and the directory is synced.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp: PathBuf = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temp)
+            .map_err(|e| io_error(&temp, e))?;
+        f.write_all(bytes).map_err(|e| io_error(&temp, e))?;
+        f.sync_all().map_err(|e| io_error(&temp, e))?;
+        fs::rename(&temp, path).map_err(|e| io_error(path, e))?;
+        // The rename is durable only once the directory entry is on disk.
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| io_error(dir, e))
+    })();
+    if result.is_err() {
+        // A leftover temporary file is harmless (never read), but tidy up when we can.
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Maps a table file read-only.
+pub fn map(path: &Path) -> Result<Mmap, TbError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    // SAFETY: the map is read-only and table files are never modified in place: the generator
+    // writes a temporary file and renames it over the old one, which leaves an existing map on
+    // the old inode intact. The file's size is checked against its header before any access
+    // beyond the header, so no read falls past the end of the mapping. Someone truncating the file
+    // by hand while it is mapped could still cause SIGBUS; that is outside what a program can
+    // guard against with a map, and the documentation says table files are immutable.
+    #[allow(unsafe_code)]
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(path, e))?;
+    Ok(map)
+}

@@ -1,0 +1,148 @@
+//! Full verification: every checksum, and every stored value re-derived from its moves.
+
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use rayon::prelude::*;
+
+use crate::moves::MoveList;
+use crate::notation::fen::to_fen;
+use crate::tablebase::format::{self, TableKind};
+use crate::tablebase::generate::{Store, load_codes, position_of};
+use crate::tablebase::index::Walker;
+use crate::tablebase::material::Material;
+use crate::tablebase::progress::{Progress, Report};
+use crate::tablebase::value::Dtw;
+use crate::tablebase::{Tablebase, TbError, table_path};
+use crate::variant::Variant;
+
+const CHUNK: usize = 1 << 14;
+
+/// What a verification covered.
+#[derive(Clone, Debug, Default)]
+pub struct VerifySummary {
+    /// Slices checked.
+    pub slices: usize,
+    /// Positions checked.
+    pub positions: u64,
+}
+
+/// Checks every table in `dir`: both files of each slice must be present and intact, their
+/// headers must agree with their contents, each DTW value must equal the best of its moves'
+/// values (a move to a finished position, a capture or promotion into a smaller slice, or a move
+/// inside the slice pair), and each WDL entry of a position without a capture must agree with it.
+/// Stops at the first inconsistency.
+pub fn verify(variant: Variant, dir: &Path, report: Report) -> Result<VerifySummary, TbError> {
+    let tb = Tablebase::open_for(dir, variant)?;
+    let mut store = Store::new(variant, dir);
+    let mut summary = VerifySummary::default();
+    for m in tb.materials() {
+        let mut hold: Vec<Material> = m.successors().into_iter().collect();
+        hold.push(m);
+        hold.push(m.partner());
+        store.hold(&hold)?;
+        let wdl = load_codes(variant, dir, m, TableKind::Wdl)?;
+        let positions = wdl.len() as u64;
+        let progress = Progress::start(report, &format!("verify {m}"), positions);
+        check_slice(&store, m, &wdl, dir, &progress)?;
+        progress.finish(&format!("{positions} positions consistent"));
+        summary.slices += 1;
+        summary.positions += positions;
+    }
+    Ok(summary)
+}
+
+fn check_slice(
+    store: &Store,
+    m: Material,
+    wdl: &[u16],
+    dir: &Path,
+    progress: &Progress,
+) -> Result<(), TbError> {
+    let (ix, dtw) = store.slice(m);
+    let variant = store.variant();
+    let dtw_path = table_path(dir, m, TableKind::Dtw);
+    let wdl_path = table_path(dir, m, TableKind::Wdl);
+    let first_error: Mutex<Option<(u64, TbError)>> = Mutex::new(None);
+    let (wins, draws, losses) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    dtw.par_chunks(CHUNK).enumerate().for_each(|(c, codes)| {
+        let start = (c * CHUNK) as u64;
+        let mut walker = Walker::new(ix, start);
+        let mut list = MoveList::new();
+        for (j, &code) in codes.iter().enumerate() {
+            let index = start + j as u64;
+            let pos = position_of(variant, walker.placement());
+            walker.advance();
+            let stored = Dtw::from_code(code);
+            match stored {
+                Dtw::Win(_) => wins.fetch_add(1, Relaxed),
+                Dtw::Draw => draws.fetch_add(1, Relaxed),
+                Dtw::Loss(_) => losses.fetch_add(1, Relaxed),
+            };
+            let derived = store.derive(&pos, &mut list);
+            let mut bad = None;
+            if derived != stored {
+                bad = Some((&dtw_path, stored.to_string(), derived.to_string()));
+            } else if !list.as_slice().first().is_some_and(|mv| mv.is_capture()) {
+                let want = match stored {
+                    Dtw::Win(_) => format::WDL_WIN,
+                    Dtw::Draw => format::WDL_DRAW,
+                    Dtw::Loss(_) => format::WDL_LOSS,
+                } as u16;
+                if wdl[index as usize] != want {
+                    let names = ["draw", "win", "loss", "invalid code"];
+                    bad = Some((
+                        &wdl_path,
+                        format!("result={}", names[wdl[index as usize].min(3) as usize]),
+                        format!("result={}", derived.wdl()),
+                    ));
+                }
+            }
+            if let Some((path, stored, derived)) = bad {
+                let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
+                if first.as_ref().is_none_or(|(i, _)| index < *i) {
+                    *first = Some((
+                        index,
+                        TbError::Inconsistent {
+                            path: path.clone(),
+                            fen: to_fen(&pos),
+                            stored,
+                            derived,
+                        },
+                    ));
+                }
+                return;
+            }
+        }
+        progress.inc(codes.len() as u64);
+    });
+    if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    for kind in [TableKind::Dtw, TableKind::Wdl] {
+        let path = table_path(dir, m, kind);
+        let map = crate::tablebase::fs::map(&path)?;
+        let h = format::TableView::new(&map)
+            .map_err(|reason| TbError::Corrupt {
+                path: path.clone(),
+                reason,
+            })?
+            .header;
+        let counted = (
+            wins.load(Relaxed),
+            draws.load(Relaxed),
+            losses.load(Relaxed),
+        );
+        if (h.wins, h.draws, h.losses) != counted {
+            return Err(TbError::Corrupt {
+                path,
+                reason: format!(
+                    "header counts wins/draws/losses {}/{}/{}, the table holds {}/{}/{}",
+                    h.wins, h.draws, h.losses, counted.0, counted.1, counted.2
+                ),
+            });
+        }
+    }
+    Ok(())
+}
