@@ -101,6 +101,14 @@ enum TbCommand {
         #[arg(long)]
         threads: Option<usize>,
     },
+    /// Measure probe latency on the largest slices present.
+    Bench {
+        #[command(flatten)]
+        tables: TablesArgs,
+        /// Positions to probe.
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+    },
     /// Print the job graph for a scheduler (GNU make, a job array).
     Plan {
         /// Largest number of pieces.
@@ -345,6 +353,20 @@ fn tb(command: TbCommand) -> Result<ExitCode> {
                 summary.slices,
                 summary.positions,
                 start.elapsed().as_secs_f64()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Bench { tables, positions } => {
+            let (variant, dir) = tables.resolve()?;
+            anyhow::ensure!(positions > 0, "--positions must be at least 1");
+            let t = tablebase::bench::probe_latency(&dir, variant, positions)?;
+            println!(
+                "probe positions={} wdl_cold_us={:.2} wdl_cached_us={:.3} dtw_cold_us={:.2} dtw_cached_us={:.3}",
+                t.positions,
+                t.wdl_cold_ns / 1000.0,
+                t.wdl_cached_ns / 1000.0,
+                t.dtw_cold_ns / 1000.0,
+                t.dtw_cached_ns / 1000.0
             );
             Ok(ExitCode::SUCCESS)
         }

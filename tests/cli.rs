@@ -1,22 +1,9 @@
 //! The `draughts` binary end to end.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
-fn draughts(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_draughts"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{draughts, stderr, stdout};
 
 #[test]
 fn perft_prints_one_line_per_depth() {

@@ -296,9 +296,23 @@ impl<'a> TableView<'a> {
 
     /// Decompresses block `i`, checking its length.
     pub fn decompress(&self, i: usize) -> Result<Vec<u8>, String> {
+        thread_local! {
+            // A decompression context is costly to set up; each thread keeps one.
+            static CONTEXT: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+                const { std::cell::RefCell::new(None) };
+        }
         let want = self.raw_len_of(i);
-        let out = zstd::bulk::decompress(self.block(i), self.header.raw_block_len())
-            .map_err(|e| format!("block {i} does not decompress: {e}"))?;
+        let out = CONTEXT.with(|cell| {
+            let mut cell = cell.borrow_mut();
+            if cell.is_none() {
+                *cell = Some(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?);
+            }
+            let context = cell.as_mut().expect("set just above");
+            context
+                .decompress(self.block(i), self.header.raw_block_len())
+                .map_err(|e| e.to_string())
+        });
+        let out = out.map_err(|e| format!("block {i} does not decompress: {e}"))?;
         if out.len() < want {
             return Err(format!(
                 "block {i} holds {} bytes, expected {want}",

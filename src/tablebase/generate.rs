@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -443,12 +443,25 @@ fn files(
     (dtw, wdl)
 }
 
-/// One slice being solved.
+/// One slice being solved. A position's state word holds its settled value (low 16 bits, 0 while
+/// unsettled) and its count of unrefuted moves inside the job (next 8 bits), so that the update
+/// of a predecessor touches one word.
 struct Work {
     ix: Indexer,
-    value: Vec<AtomicU16>,
+    state: Vec<AtomicU32>,
     exit: Vec<u16>,
-    left: Vec<AtomicU8>,
+}
+
+const LEFT_ONE: u32 = 1 << 16;
+
+#[inline(always)]
+fn value_of(state: u32) -> u16 {
+    state as u16
+}
+
+#[inline(always)]
+fn left_of(state: u32) -> u32 {
+    (state >> 16) & 0xFF
 }
 
 /// Solves the slices of one job; returns per slice its DTW codes and which positions capture.
@@ -466,9 +479,8 @@ fn solve<R: RuleSet>(
             let n = ix.size() as usize;
             Work {
                 ix,
-                value: (0..n).map(|_| AtomicU16::new(0)).collect(),
+                state: (0..n).map(|_| AtomicU32::new(0)).collect(),
                 exit: vec![0; n],
-                left: (0..n).map(|_| AtomicU8::new(0)).collect(),
             }
         })
         .collect();
@@ -477,7 +489,7 @@ fn solve<R: RuleSet>(
     let mut deepest_exit = 0u32;
     for w in &mut work {
         let ix = &w.ix;
-        let left = &w.left;
+        let state = &w.state;
         let deepest = AtomicU64::new(0);
         w.exit
             .par_chunks_mut(CHUNK)
@@ -491,7 +503,9 @@ fn solve<R: RuleSet>(
                     let pos = position_of(variant, walker.placement());
                     let (e, n) = seed::<R>(store, &pos, &mut list);
                     *exit = e;
-                    left[start as usize + j].store(n, Relaxed);
+                    // With no move inside the job the exit is the value.
+                    let settled = if n == 0 { e & !CAPTURE } else { 0 };
+                    state[start as usize + j].store((n as u32) << 16 | settled as u32, Relaxed);
                     if e != 0 {
                         chunk_deepest = chunk_deepest.max(unpacked(e & !CAPTURE).plies());
                     }
@@ -512,11 +526,11 @@ fn solve<R: RuleSet>(
     let mut level = 0u32;
     loop {
         for w in &work {
-            settle_exits(w, level, progress);
+            settle_exits(w, level);
         }
         let mut frontier = 0u64;
         for &(from, to) in &pairs {
-            frontier += propagate::<R>(variant, &work[from], &work[to], level);
+            frontier += propagate::<R>(variant, &work[from], &work[to], level, progress);
         }
         if frontier == 0 && level > deepest_exit {
             break;
@@ -528,9 +542,9 @@ fn solve<R: RuleSet>(
         .map(|w| {
             let mut drawn = 0u64;
             let codes: Vec<u16> = w
-                .value
+                .state
                 .into_iter()
-                .map(|v| match v.into_inner() {
+                .map(|v| match value_of(v.into_inner()) {
                     0 => {
                         drawn += 1;
                         Dtw::Draw.code()
@@ -577,37 +591,38 @@ fn seed<R: RuleSet>(store: &Store, pos: &Position, list: &mut MoveList) -> (u16,
 }
 
 /// Settles the positions whose exit is worth `level`: a win always, a loss once no move inside
-/// the job is left; and at level 0 the draws by exit.
-fn settle_exits(w: &Work, level: u32, progress: &Progress) {
-    w.value
+/// the job is left.
+fn settle_exits(w: &Work, level: u32) {
+    w.state
         .par_chunks(CHUNK)
         .zip(w.exit.par_chunks(CHUNK))
-        .zip(w.left.par_chunks(CHUNK))
-        .for_each(|((values, exits), left)| {
-            let mut settled = 0;
-            for i in 0..values.len() {
-                let e = exits[i] & !CAPTURE;
-                if e == 0 || values[i].load(Relaxed) != 0 {
+        .for_each(|(states, exits)| {
+            for (state, &e) in states.iter().zip(exits) {
+                let s = state.load(Relaxed);
+                if e == 0 || value_of(s) != 0 {
                     continue;
                 }
-                let v = unpacked(e);
-                let done = match v {
+                let done = match unpacked(e) {
                     Dtw::Win(p) => p == level,
-                    Dtw::Loss(p) => p == level && left[i].load(Relaxed) == 0,
-                    Dtw::Draw => level == 0 && left[i].load(Relaxed) == 0,
+                    Dtw::Loss(p) => p == level && left_of(s) == 0,
+                    Dtw::Draw => false,
                 };
                 if done {
-                    values[i].store(e, Relaxed);
-                    settled += 1;
+                    state.store(s | e as u32, Relaxed);
                 }
             }
-            progress.inc(settled);
         });
 }
 
 /// Updates the predecessors (in `to`) of every position of `from` settled at `level` with a win
 /// or a loss. Returns how many positions were on that level.
-fn propagate<R: RuleSet>(variant: Variant, from: &Work, to: &Work, level: u32) -> u64 {
+fn propagate<R: RuleSet>(
+    variant: Variant,
+    from: &Work,
+    to: &Work,
+    level: u32,
+    progress: &Progress,
+) -> u64 {
     // Wins take an odd number of plies and losses an even number, so a level holds one kind.
     let losing_level = level.is_multiple_of(2);
     let here = packed(if losing_level {
@@ -618,15 +633,15 @@ fn propagate<R: RuleSet>(variant: Variant, from: &Work, to: &Work, level: u32) -
     let win_next = packed(Dtw::Win(level + 1));
     let loss_next = packed(Dtw::Loss(level + 1));
     let settled = AtomicU64::new(0);
-    from.value
+    from.state
         .par_chunks(CHUNK)
         .enumerate()
-        .for_each(|(c, values)| {
+        .for_each(|(c, states)| {
             let start = (c * CHUNK) as u64;
             let mut walker: Option<(Walker<'_>, u64)> = None;
             let mut count = 0u64;
-            for (j, v) in values.iter().enumerate() {
-                if v.load(Relaxed) != here {
+            for (j, s) in states.iter().enumerate() {
+                if value_of(s.load(Relaxed)) != here {
                     continue;
                 }
                 count += 1;
@@ -647,18 +662,21 @@ fn propagate<R: RuleSet>(variant: Variant, from: &Work, to: &Work, level: u32) -
                     }
                 };
                 predecessors::<R>(variant, p, |q| {
-                    let i = to.ix.rank(q) as usize;
+                    let state = &to.state[to.ix.rank(q) as usize];
+                    if value_of(state.load(Relaxed)) != 0 {
+                        return;
+                    }
+                    // Only one kind of write happens on a level, so these need no retry loop:
+                    // on a losing level every writer sets the same win; on a winning level only
+                    // the update that uses up the last move settles the position.
                     if losing_level {
-                        let _ = to.value[i].compare_exchange(0, win_next, Relaxed, Relaxed);
+                        state.fetch_or(win_next as u32, Relaxed);
                         return;
                     }
-                    if to.value[i].load(Relaxed) != 0 {
+                    if left_of(state.fetch_sub(LEFT_ONE, Relaxed)) != 1 {
                         return;
                     }
-                    if to.left[i].fetch_sub(1, Relaxed) != 1 {
-                        return;
-                    }
-                    let e = to.exit[i];
+                    let e = to.exit[to.ix.rank(q) as usize];
                     let settle = match e {
                         0 => loss_next,
                         e => match unpacked(e) {
@@ -668,10 +686,11 @@ fn propagate<R: RuleSet>(variant: Variant, from: &Work, to: &Work, level: u32) -
                             Dtw::Loss(_) => return,
                         },
                     };
-                    let _ = to.value[i].compare_exchange(0, settle, Relaxed, Relaxed);
+                    state.fetch_or(settle as u32, Relaxed);
                 });
             }
             settled.fetch_add(count, Relaxed);
+            progress.inc(count);
         });
     settled.into_inner()
 }
@@ -683,6 +702,7 @@ fn propagate<R: RuleSet>(variant: Variant, from: &Work, to: &Work, level: u32) -
 fn predecessors<R: RuleSet>(variant: Variant, p: Placement, mut f: impl FnMut(Placement)) {
     let g = R::RULES.geometry;
     let empty = g.board & !(p.us | p.them);
+    let us = g.flip(p.us);
     let mut visit = |them: u64, kings: u64| {
         let before = Position {
             white: p.us,
@@ -692,10 +712,11 @@ fn predecessors<R: RuleSet>(variant: Variant, p: Placement, mut f: impl FnMut(Pl
             variant,
             king_run: [KingRun::default(); 2],
         };
+        // Checking the capture here is cheaper than the memory access it saves.
         if !movegen::has_capture::<R>(&before) {
             f(Placement {
                 us: g.flip(them),
-                them: g.flip(p.us),
+                them: us,
                 kings: g.flip(kings),
             });
         }

@@ -6,6 +6,7 @@
 //! position, capture positions left as "don't care") and a DTW file (distance to the end in plies
 //! for every position). `generate` writes them, `probe` reads them, `verify` checks them.
 
+pub mod bench;
 pub mod format;
 mod fs;
 pub mod generate;

@@ -1,7 +1,6 @@
 //! Probing: answers WDL and DTW questions for positions from the table files of a directory.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -77,20 +76,27 @@ pub struct SliceStats {
     pub dtw_bytes: u64,
 }
 
-/// A decompressed block and its key (file and block number).
-type CachedBlock = (u64, Arc<[u8]>);
+/// Shards of the block cache: probes from several threads rarely wait for each other.
+const SHARDS: usize = 16;
 
-/// A small shared cache of decompressed blocks, one entry per slot.
+/// A shared cache of decompressed blocks, keyed by file and block number. When a shard is full
+/// the block that has waited longest since it was loaded makes room (first in, first out).
 struct BlockCache {
-    hasher: RandomState,
-    slots: Vec<Mutex<Option<CachedBlock>>>,
+    per_shard: usize,
+    shards: Vec<Mutex<Shard>>,
+}
+
+#[derive(Default)]
+struct Shard {
+    blocks: HashMap<u64, Arc<[u8]>>,
+    order: std::collections::VecDeque<u64>,
 }
 
 impl BlockCache {
-    fn new(slots: usize) -> BlockCache {
+    fn new(blocks: usize) -> BlockCache {
         BlockCache {
-            hasher: RandomState::new(),
-            slots: (0..slots.max(1)).map(|_| Mutex::new(None)).collect(),
+            per_shard: blocks.div_ceil(SHARDS).max(1),
+            shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
         }
     }
 
@@ -99,14 +105,26 @@ impl BlockCache {
         key: u64,
         load: impl FnOnce() -> Result<Vec<u8>, TbError>,
     ) -> Result<Arc<[u8]>, TbError> {
-        let slot = &self.slots[(self.hasher.hash_one(key) % self.slots.len() as u64) as usize];
-        if let Some((k, block)) = &*slot.lock().unwrap_or_else(|e| e.into_inner())
-            && *k == key
+        // Keys differ mostly in their low bits (block numbers); mix them before picking a shard.
+        let shard = &self.shards[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize];
+        if let Some(block) = shard
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .blocks
+            .get(&key)
         {
             return Ok(block.clone());
         }
         let block: Arc<[u8]> = load()?.into();
-        *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, block.clone()));
+        let mut s = shard.lock().unwrap_or_else(|e| e.into_inner());
+        if s.blocks.insert(key, block.clone()).is_none() {
+            s.order.push_back(key);
+            while s.order.len() > self.per_shard {
+                if let Some(old) = s.order.pop_front() {
+                    s.blocks.remove(&old);
+                }
+            }
+        }
         Ok(block)
     }
 }
@@ -231,6 +249,12 @@ impl Tablebase {
             slices,
             cache: BlockCache::new(CACHE_BLOCKS),
         })
+    }
+
+    /// Sets how many decompressed blocks are kept (4–8 KiB each; default 1024).
+    pub fn with_cache_blocks(mut self, blocks: usize) -> Tablebase {
+        self.cache = BlockCache::new(blocks);
+        self
     }
 
     /// Like [`open`](Self::open), and fails unless the tables are of `variant`.

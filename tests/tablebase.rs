@@ -1,0 +1,204 @@
+//! The `tb` commands end to end: generate, probe, stats, verify, plan (with GNU make), damage.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+mod common;
+use common::{draughts, stderr, stdout};
+
+fn generate(variant: &str, pieces: &str, dir: &Path) -> Output {
+    let o = draughts(&[
+        "tb",
+        "generate",
+        "--variant",
+        variant,
+        "--pieces",
+        pieces,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "generate failed: {}", stderr(&o));
+    o
+}
+
+#[test]
+fn generate_probe_stats_verify() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("international");
+    let d = dir.to_str().unwrap();
+    let out = stdout(&generate("international", "3", &dir));
+    // Standard output is not a terminal here: plain lines, one start and one end per job.
+    assert!(out.contains("k-kk kk-k: started"), "{out}");
+    assert!(
+        out.contains("generated 9 jobs (0 already present)"),
+        "{out}"
+    );
+
+    let o = draughts(&["tb", "probe", "--fen", "W:WK1,K2:BK50", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines[0], "result=draw dtw=0");
+    assert!(
+        lines.iter().any(|l| l == "1-6 result=draw dtw=0"),
+        "{lines:?}"
+    );
+
+    // Capturing the last piece wins at once, on any of the eight landing squares.
+    let o = draughts(&["tb", "probe", "--fen", "W:WK46:BK41", "--dir", d]);
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("result=win dtw=1\n46x37 result=win dtw=1\n"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 9, "{text}");
+
+    let o = draughts(&["tb", "stats", "--dir", d]);
+    let text = stdout(&o);
+    assert!(text.contains("kk-k "), "{text}");
+    let total = text.lines().last().unwrap();
+    // 2 and 3 pieces on 10×10 with men off their promotion rows, side to move fixed.
+    assert!(
+        total.starts_with("total slices=16 positions=815145 "),
+        "{total}"
+    );
+
+    let o = draughts(&["tb", "verify", "--dir", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("verified slices=16 positions=815145"));
+
+    // A second run keeps every finished job.
+    let out = stdout(&generate("international", "3", &dir));
+    assert!(
+        out.contains("generated 0 jobs (9 already present)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn damage_makes_probe_and_verify_fail_with_the_file_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let d = dir.to_str().unwrap();
+    generate("international", "3", dir);
+    let file = dir.join("kk-k.wdl");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    for args in [
+        vec!["tb", "probe", "--fen", "W:WK1,K2:BK50", "--dir", d],
+        vec!["tb", "verify", "--dir", d],
+    ] {
+        let o = draughts(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("kk-k.wdl") && err.contains("checksum"),
+            "{err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn bad_arguments_and_missing_tables_exit_2_with_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    generate("english", "2", tmp.path());
+    for ext in ["wdl", "dtw"] {
+        std::fs::remove_file(tmp.path().join(format!("m-k.{ext}"))).unwrap();
+    }
+    let probe = format!("tb probe --variant english --dir {d} --fen");
+    let cases = [
+        (format!("{probe} W:W21:BK5"), "no wdl table for m-k"),
+        (format!("{probe} W:WK1,K2:BK30"), "3 pieces"),
+        (format!("{probe} nonsense"), "bad FEN"),
+        (
+            format!("tb probe --dir {d} --fen W:WK1:BK50"),
+            "for english, not international",
+        ),
+        (
+            "tb stats --dir /nonexistent/tables".into(),
+            "/nonexistent/tables",
+        ),
+        ("tb generate --variant chess --pieces 3".into(), "chess"),
+        (format!("tb generate --pieces 1 --dir {d}"), "--pieces"),
+        (format!("tb generate --slice kkk-kk --dir {d}"), "missing"),
+        (
+            format!("tb generate --slice kx-k --dir {d}"),
+            "bad material",
+        ),
+        ("tb plan --pieces 3 --format yaml".into(), "yaml"),
+    ];
+    for (line, needle) in cases {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let o = draughts(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+fn file_names(dir: &Path) -> Vec<std::ffi::OsString> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn make_from_the_plan_builds_the_same_files_as_generate() {
+    if Command::new("make").arg("--version").output().is_err() {
+        panic!("GNU make is needed for this test (apt-get install make)");
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let by_generate = tmp.path().join("generate");
+    let by_make = tmp.path().join("make");
+    generate("english", "4", &by_generate);
+    let plan = draughts(&[
+        "tb",
+        "plan",
+        "--variant",
+        "english",
+        "--pieces",
+        "4",
+        "--format",
+        "make",
+        "--dir",
+        by_make.to_str().unwrap(),
+    ]);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    let makefile = tmp.path().join("plan.mk");
+    std::fs::write(&makefile, &plan.stdout).unwrap();
+    let o = Command::new("make")
+        .args(["-j2", "-f", makefile.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "make failed: {}", stderr(&o));
+    let names = file_names(&by_generate);
+    let made = file_names(&by_make);
+    assert_eq!(names, made);
+    assert!(names.len() > 40, "{} files", names.len());
+    for name in names {
+        let a = std::fs::read(by_generate.join(&name)).unwrap();
+        let b = std::fs::read(by_make.join(&name)).unwrap();
+        assert!(a == b, "{name:?} differs");
+    }
+
+    let json = draughts(&[
+        "tb",
+        "plan",
+        "--variant",
+        "english",
+        "--pieces",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let text = stdout(&json);
+    assert!(text.contains("\"job\": \"k-kk\""), "{text}");
+    assert!(text.contains("\"needs\": [\"k-k\"]"), "{text}");
+}
