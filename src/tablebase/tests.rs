@@ -271,3 +271,16 @@ fn damaged_files_are_named_and_regenerated() {
     assert_eq!(redone, ["k-k", "k-m", "k-kk"], "the damaged jobs");
     crate::tablebase::verify::verify(v, dir.path(), Report::Quiet).unwrap();
 }
+
+#[test]
+fn a_tablebase_is_shared_between_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let tb = tables(Variant::English);
+    shareable(tb);
+    let pos = fen(Variant::English, "W:WK32:BK26");
+    let answers: Vec<Wdl> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4).map(|_| s.spawn(|| tb.wdl(&pos).unwrap())).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(answers, [Wdl::Win; 4]);
+}
