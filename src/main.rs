@@ -286,8 +286,8 @@ fn tb(command: TbCommand) -> Result<ExitCode> {
             let pos =
                 parse_fen(&fen, variant).map_err(|e| anyhow::anyhow!("bad FEN {fen:?}: {e}"))?;
             let tb = Tablebase::open_for(&dir, variant)?;
-            let value = tb.dtw(&pos)?;
             let wdl = tb.wdl(&pos)?;
+            let value = tb.dtw(&pos)?;
             anyhow::ensure!(
                 wdl == value.wdl(),
                 "{}: WDL table says {wdl}, DTW table says {}",

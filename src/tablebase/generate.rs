@@ -15,7 +15,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
@@ -90,11 +89,18 @@ pub(crate) fn position_of(variant: Variant, p: Placement) -> Position {
     }
 }
 
+/// A finished slice held in memory: its index, its DTW file's header and codes.
+struct Held {
+    ix: Indexer,
+    header: Header,
+    codes: Vec<u16>,
+}
+
 /// Finished slices held in memory as DTW codes, for looking up the moves that leave a job.
 pub(crate) struct Store {
     variant: Variant,
     dir: PathBuf,
-    slices: HashMap<Material, Arc<(Indexer, Vec<u16>)>>,
+    slices: HashMap<Material, Held>,
 }
 
 impl Store {
@@ -113,9 +119,9 @@ impl Store {
             if self.slices.contains_key(&m) {
                 continue;
             }
-            let codes = load_codes(self.variant, &self.dir, m, TableKind::Dtw)?;
+            let (header, codes) = load_codes(self.variant, &self.dir, m, TableKind::Dtw)?;
             let ix = Indexer::new(self.variant.geometry(), m);
-            self.slices.insert(m, Arc::new((ix, codes)));
+            self.slices.insert(m, Held { ix, header, codes });
         }
         Ok(())
     }
@@ -124,10 +130,10 @@ impl Store {
         self.variant
     }
 
-    /// A held slice: its index and DTW codes.
-    pub(crate) fn slice(&self, m: Material) -> (&Indexer, &[u16]) {
+    /// A held slice: its index, DTW header and DTW codes.
+    pub(crate) fn slice(&self, m: Material) -> (&Indexer, &Header, &[u16]) {
         let s = self.slices.get(&m).expect("the slice is held");
-        (&s.0, &s.1)
+        (&s.ix, &s.header, &s.codes)
     }
 
     /// The value of a position computed from the held values of its moves; `list` is left
@@ -155,7 +161,7 @@ impl Store {
             .slices
             .get(&m)
             .expect("every slice a job's moves reach is held before the job runs");
-        Dtw::from_code(slice.1[slice.0.rank(p) as usize])
+        Dtw::from_code(slice.codes[slice.ix.rank(p) as usize])
     }
 }
 
@@ -165,7 +171,7 @@ pub(crate) fn load_codes(
     dir: &Path,
     m: Material,
     kind: TableKind,
-) -> Result<Vec<u16>, TbError> {
+) -> Result<(Header, Vec<u16>), TbError> {
     let path = table_path(dir, m, kind);
     if !path.exists() {
         return Err(TbError::Missing {
@@ -181,7 +187,8 @@ pub(crate) fn load_codes(
     };
     let view = TableView::new(&map).map_err(corrupt)?;
     check_identity(&view.header, variant, m, kind).map_err(corrupt)?;
-    view.decode_all().map_err(corrupt)
+    let codes = view.decode_all().map_err(corrupt)?;
+    Ok((view.header, codes))
 }
 
 /// Checks that a header belongs to the file it was read from.
@@ -662,7 +669,8 @@ fn propagate<R: RuleSet>(
                     }
                 };
                 predecessors::<R>(variant, p, |q| {
-                    let state = &to.state[to.ix.rank(q) as usize];
+                    let i = to.ix.rank(q) as usize;
+                    let state = &to.state[i];
                     if value_of(state.load(Relaxed)) != 0 {
                         return;
                     }
@@ -676,7 +684,7 @@ fn propagate<R: RuleSet>(
                     if left_of(state.fetch_sub(LEFT_ONE, Relaxed)) != 1 {
                         return;
                     }
-                    let e = to.exit[to.ix.rank(q) as usize];
+                    let e = to.exit[i];
                     let settle = match e {
                         0 => loss_next,
                         e => match unpacked(e) {
@@ -704,21 +712,14 @@ fn predecessors<R: RuleSet>(variant: Variant, p: Placement, mut f: impl FnMut(Pl
     let empty = g.board & !(p.us | p.them);
     let us = g.flip(p.us);
     let mut visit = |them: u64, kings: u64| {
-        let before = Position {
-            white: p.us,
-            black: them,
-            kings,
-            side: Color::Black,
-            variant,
-            king_run: [KingRun::default(); 2],
+        let q = Placement {
+            us: g.flip(them),
+            them: us,
+            kings: g.flip(kings),
         };
         // Checking the capture here is cheaper than the memory access it saves.
-        if !movegen::has_capture::<R>(&before) {
-            f(Placement {
-                us: g.flip(them),
-                them: us,
-                kings: g.flip(kings),
-            });
+        if !movegen::has_capture::<R>(&position_of(variant, q)) {
+            f(q);
         }
     };
     let mut men = p.them & !p.kings;

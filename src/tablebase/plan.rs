@@ -45,8 +45,9 @@ pub fn makefile(variant: Variant, pieces: u32, dir: &Path, program: &str) -> Str
 /// The same graph as JSON: each job with its slices, positions and the jobs it needs.
 pub fn json(variant: Variant, pieces: u32) -> String {
     let g = variant.geometry();
-    let quoted = |ms: &mut dyn Iterator<Item = Material>| {
-        ms.map(|m| format!("\"{m}\""))
+    let quoted = |ms: &[Material]| {
+        ms.iter()
+            .map(|m| format!("\"{m}\""))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -66,8 +67,8 @@ pub fn json(variant: Variant, pieces: u32) -> String {
         let _ = write!(
             out,
             "  {{\"job\": \"{job}\", \"slices\": [{}], \"positions\": {positions}, \"needs\": [{}]}}",
-            quoted(&mut slices.iter().copied()),
-            quoted(&mut job.job_dependencies().into_iter())
+            quoted(&slices),
+            quoted(&job.job_dependencies().into_iter().collect::<Vec<_>>())
         );
         let _ = writeln!(out, "{}", if i + 1 < jobs.len() { "," } else { "" });
     }

@@ -341,7 +341,11 @@ impl Tablebase {
 
     /// Checks that a position can be answered; returns its slice and place, or its value when
     /// the game is already decided by material.
-    fn locate(&self, pos: &Position) -> Result<Result<(Material, u64), Dtw>, TbError> {
+    fn locate(
+        &self,
+        pos: &Position,
+        kind: TableKind,
+    ) -> Result<Result<(Material, u64), Dtw>, TbError> {
         if pos.variant() != self.variant {
             return Err(TbError::WrongVariant {
                 tables: self.variant.name(),
@@ -364,7 +368,7 @@ impl Tablebase {
         let slice = self.slices.get(&m).ok_or_else(|| TbError::Missing {
             dir: self.dir.clone(),
             material: m,
-            kind: "wdl",
+            kind: kind.extension(),
         })?;
         Ok(Ok((m, slice.ix.rank(p))))
     }
@@ -393,7 +397,7 @@ impl Tablebase {
     /// Win, draw or loss for the side to move. Positions where the side to move must capture are
     /// resolved by trying every capture.
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, TbError> {
-        let (m, index) = match self.locate(pos)? {
+        let (m, index) = match self.locate(pos, TableKind::Wdl)? {
             Ok(found) => found,
             Err(decided) => return Ok(decided.wdl()),
         };
@@ -417,7 +421,7 @@ impl Tablebase {
 
     /// Win, draw or loss with the distance to the end of the game in plies.
     pub fn dtw(&self, pos: &Position) -> Result<Dtw, TbError> {
-        match self.locate(pos)? {
+        match self.locate(pos, TableKind::Dtw)? {
             Ok((m, index)) => Ok(Dtw::from_code(self.entry(m, TableKind::Dtw, index)?)),
             Err(decided) => Ok(decided),
         }

@@ -42,10 +42,10 @@ pub fn verify(variant: Variant, dir: &Path, report: Report) -> Result<VerifySumm
         hold.push(m);
         hold.push(m.partner());
         store.hold(&hold)?;
-        let wdl = load_codes(variant, dir, m, TableKind::Wdl)?;
+        let (wdl_header, wdl) = load_codes(variant, dir, m, TableKind::Wdl)?;
         let positions = wdl.len() as u64;
         let progress = Progress::start(report, &format!("verify {m}"), positions);
-        check_slice(&store, m, &wdl, dir, &progress)?;
+        check_slice(&store, m, (&wdl_header, &wdl), dir, &progress)?;
         progress.finish(&format!("{positions} positions consistent"));
         summary.slices += 1;
         summary.positions += positions;
@@ -56,11 +56,11 @@ pub fn verify(variant: Variant, dir: &Path, report: Report) -> Result<VerifySumm
 fn check_slice(
     store: &Store,
     m: Material,
-    wdl: &[u16],
+    (wdl_header, wdl): (&format::Header, &[u16]),
     dir: &Path,
     progress: &Progress,
 ) -> Result<(), TbError> {
-    let (ix, dtw) = store.slice(m);
+    let (ix, dtw_header, dtw) = store.slice(m);
     let variant = store.variant();
     let dtw_path = table_path(dir, m, TableKind::Dtw);
     let wdl_path = table_path(dir, m, TableKind::Wdl);
@@ -120,15 +120,7 @@ fn check_slice(
     if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    for kind in [TableKind::Dtw, TableKind::Wdl] {
-        let path = table_path(dir, m, kind);
-        let map = crate::tablebase::fs::map(&path)?;
-        let h = format::TableView::new(&map)
-            .map_err(|reason| TbError::Corrupt {
-                path: path.clone(),
-                reason,
-            })?
-            .header;
+    for (h, path) in [(dtw_header, dtw_path), (wdl_header, wdl_path)] {
         let counted = (
             wins.load(Relaxed),
             draws.load(Relaxed),
