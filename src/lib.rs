@@ -17,6 +17,7 @@ mod zobrist;
 pub use board::{Color, Kind, Piece, Position, Setup, SetupError, Square};
 pub use moves::{Move, MoveList};
 pub use variant::Variant;
+pub mod clock;
 pub mod game;
 pub mod notation;
 pub mod pdn;
