@@ -161,9 +161,8 @@ fn parse_numeric(text: &str) -> Option<TimeControl> {
             None => (rest, 0.0),
         };
         let secs: f64 = secs.trim().parse().ok()?;
-        if !(secs.is_finite() && inc.is_finite() && (0.0..1.0e7).contains(&secs))
-            || !(0.0..1.0e5).contains(&inc)
-        {
+        let sane = (0.0..1.0e7).contains(&secs) && (0.0..1.0e5).contains(&inc);
+        if !sane {
             return None;
         }
         stages.push(Stage {
@@ -381,7 +380,7 @@ impl TimeControl {
 
 fn write_time(f: &mut fmt::Formatter<'_>, d: Duration) -> fmt::Result {
     let ms = d.as_millis();
-    if ms % 1000 != 0 {
+    if !ms.is_multiple_of(1000) {
         return write!(f, "{}s", d.as_secs_f64());
     }
     let s = ms / 1000;
@@ -641,7 +640,7 @@ pub fn pdn_time(d: Duration) -> String {
     let tenths = d.as_millis() / 100;
     let secs = tenths / 10;
     let base = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
-    if tenths % 10 == 0 {
+    if tenths.is_multiple_of(10) {
         base
     } else {
         format!("{base}.{}", tenths % 10)
