@@ -268,6 +268,23 @@ impl Game {
         }
     }
 
+    /// Whether a win `plies` plies from now (the loser's last move included, the game ending on
+    /// the winner's move) comes before the move limit of the ending the game is in: FMJD 6.3
+    /// (16 moves each) and 6.4 (5 moves each), Frisian Article 18 (seven moves of the side with
+    /// two kings). True outside those endings.
+    pub fn limit_allows(&self, plies: u32) -> bool {
+        let ply = &self.plies[self.plies.len() - 1];
+        match ply.ending {
+            Some((Ending::Sixteen, n)) => plies <= 32u32.saturating_sub(n),
+            Some((Ending::Five, n)) => plies <= 10u32.saturating_sub(n),
+            Some((Ending::TwoKings(strong), n)) => {
+                let to_move = u32::from(ply.position.side_to_move() == strong);
+                (plies + to_move) / 2 <= 7u32.saturating_sub(n)
+            }
+            None => true,
+        }
+    }
+
     /// How often the current position has occurred (with the same side to move), counting now.
     pub fn repetitions(&self) -> usize {
         let last = &self.plies[self.plies.len() - 1];
@@ -521,6 +538,25 @@ mod tests {
         // Art. 18: the side with two kings must win within seven moves.
         let mut g = game(Variant::Frisian, "W:WK47,K48:BK3");
         assert_draw_after(&mut g, 13, Reason::TwoKingsAgainstOne);
+    }
+
+    #[test]
+    fn move_limits_bound_the_wins_that_count() {
+        // FMJD 6.3: 16 moves each = 32 plies from entering the ending.
+        let mut g = game(Variant::International, "W:WK47,K48,K49:BK3");
+        assert!(g.limit_allows(31) && g.limit_allows(32) && !g.limit_allows(33));
+        wander(&mut g, 2);
+        assert!(g.limit_allows(29) && !g.limit_allows(31));
+        // FMJD 6.4: 5 moves each.
+        let g = game(Variant::International, "W:WK47,36:BK3");
+        assert!(g.limit_allows(9) && !g.limit_allows(11));
+        // Frisian Art. 18: the win must come on one of the strong side's seven moves.
+        let mut g = game(Variant::Frisian, "W:WK47,K48:BK3");
+        assert!(g.limit_allows(13) && !g.limit_allows(15));
+        wander(&mut g, 1);
+        assert!(g.limit_allows(12) && !g.limit_allows(14));
+        // No limited ending: any length.
+        assert!(Game::new(Variant::English).limit_allows(1000));
     }
 
     #[test]

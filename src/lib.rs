@@ -21,4 +21,5 @@ pub mod clock;
 pub mod game;
 pub mod notation;
 pub mod pdn;
+pub mod play;
 pub mod tablebase;

@@ -19,7 +19,7 @@ pub mod value;
 pub mod verify;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::path::{Path, PathBuf};
 

@@ -16,7 +16,7 @@ use crate::tablebase::{Dtw, Tablebase, Wdl};
 use crate::variant::Variant;
 
 /// Tables shared by the tests of one process: generated once, removed at exit with the directory.
-fn tables(variant: Variant) -> &'static Tablebase {
+pub(crate) fn tables(variant: Variant) -> &'static Tablebase {
     static DIRS: [OnceLock<(TempDir, Tablebase)>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let slot = Variant::ALL
