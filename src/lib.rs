@@ -18,6 +18,8 @@ pub use board::{Color, Kind, Piece, Position, Setup, SetupError, Square};
 pub use moves::{Move, MoveList};
 pub use variant::Variant;
 pub mod clock;
+pub mod config;
+pub mod engine;
 pub mod game;
 pub mod notation;
 pub mod pdn;
