@@ -44,8 +44,8 @@ impl Color {
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Color::White => "white",
-            Color::Black => "black",
+            Color::White => "White",
+            Color::Black => "Black",
         })
     }
 }

@@ -123,6 +123,19 @@ fn evaluate(pos: &Position) -> i32 {
     score + 3 * pos.legal_moves().len() as i32
 }
 
+/// Whether the side to move stands clearly worse by a shallow look (the engine then accepts a
+/// draw offer).
+pub fn stands_worse(pos: &Position) -> bool {
+    let stop = AtomicBool::new(false);
+    let mut search = Search {
+        stop: &stop,
+        deadline: None,
+        nodes: 0,
+        path: vec![pos.zobrist()],
+    };
+    search.search(pos, 3, -WIN - 1, WIN + 1, 0) < -60
+}
+
 struct Search<'a> {
     stop: &'a AtomicBool,
     deadline: Option<Instant>,

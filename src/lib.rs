@@ -25,3 +25,4 @@ pub mod notation;
 pub mod pdn;
 pub mod play;
 pub mod tablebase;
+pub mod tui;

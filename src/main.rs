@@ -1,8 +1,12 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use draughts::clock::TimeControl;
+use draughts::config::Config;
 use draughts::notation::{move_text, parse_fen};
 use draughts::tablebase::progress::Report;
 use draughts::tablebase::{self, Material, Tablebase};
+use draughts::tui::app::{load_pdn, open_tablebase, start_position};
+use draughts::tui::{self, App, ColorDepth, GameSetup, PlayerKind};
 use draughts::{Position, Variant, pdn, perft};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,12 +16,53 @@ use std::time::Instant;
 #[derive(Parser)]
 #[command(name = "draughts", version)]
 struct Cli {
+    /// Draw pieces with ASCII letters (automatic when the locale is not UTF-8).
+    #[arg(long, global = true)]
+    ascii: bool,
+    /// Settings file [default: $DRAUGHTS_CONFIG or ~/.config/draughts/config.toml].
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// How a game started from the command line is played.
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// international, frisian or english [default: the settings' variant].
+    #[arg(long)]
+    variant: Option<String>,
+    /// Who plays White: human, engine, or engine:<1-10|max>.
+    #[arg(long, default_value = "human")]
+    white: String,
+    /// Who plays Black: human, engine, or engine:<1-10|max>.
+    #[arg(long, default_value = "human")]
+    black: String,
+    /// Time control: 15m, 5m+3s, "5m d3s", "2h/50, 1h/25 repeating", or none
+    /// [default: the settings' clock].
+    #[arg(long)]
+    clock: Option<String>,
+    /// Start from this position (FEN, e.g. "W:W31-50:B1-20").
+    #[arg(long, conflicts_with = "pdn")]
+    fen: Option<String>,
+    /// Open a recorded game from this PDN file to step through and continue.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// Which game of the PDN file (1 is the first).
+    #[arg(long, default_value_t = 1, requires = "pdn")]
+    game: usize,
+    /// Tablebase directory for adjudication [default: tablebases/<variant> when present].
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
+    /// Tournament conditions: no takebacks and no pausing the clock.
+    #[arg(long)]
+    tournament: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game in the terminal (the home screen opens without a command).
+    Play(PlayArgs),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft {
         /// international, frisian or english.
@@ -146,13 +191,103 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether the locale says UTF-8 (the first of LC_ALL, LC_CTYPE, LANG that is set decides).
+fn utf8_locale() -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .find(|v| !v.is_empty())
+        .is_some_and(|v| {
+            let v = v.to_ascii_lowercase();
+            v.contains("utf-8") || v.contains("utf8")
+        })
+}
+
+/// Opens the TUI: on the home screen, or straight into a game.
+fn tui(ascii: bool, config: Option<PathBuf>, play: Option<PlayArgs>) -> Result<ExitCode> {
+    let path = config.unwrap_or_else(draughts::config::default_path);
+    let (settings, writable, error) = match Config::load(&path) {
+        Ok(c) => (c, true, None),
+        Err(e) => (Config::default(), false, Some(e.to_string())),
+    };
+    let depth = ColorDepth::detect(|k| std::env::var(k).ok());
+    let mut app = App::new(settings, writable.then_some(path), depth);
+    app.config_error = error;
+    app.ascii = ascii || !utf8_locale();
+    if let Some(args) = play {
+        let setup = game_setup(&app, args)?;
+        app.direct = true;
+        app.start_game(setup, std::time::Duration::ZERO);
+    }
+    tui::run_local(&mut app).map_err(|e| anyhow::anyhow!("terminal: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn game_setup(app: &App, args: PlayArgs) -> Result<GameSetup> {
+    let mut variant: Variant = match &args.variant {
+        Some(v) => v.parse()?,
+        None => app.config.variant,
+    };
+    let white: PlayerKind = args
+        .white
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--white: {e}"))?;
+    let black: PlayerKind = args
+        .black
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--black: {e}"))?;
+    let mut record = None;
+    if let Some(file) = &args.pdn {
+        let games = load_pdn(file, variant).map_err(anyhow::Error::msg)?;
+        let count = games.len();
+        let game = games
+            .into_iter()
+            .nth(args.game.saturating_sub(1))
+            .ok_or_else(|| {
+                anyhow::anyhow!("{}: has {count} games, not {}", file.display(), args.game)
+            })?;
+        variant = game.variant;
+        record = Some(game);
+    }
+    let clock_text = args.clock.unwrap_or_else(|| {
+        record
+            .as_ref()
+            .and_then(|g| g.tag("TimeControl").map(str::to_string))
+            .unwrap_or_else(|| app.config.clock.clone())
+    });
+    let clock = match clock_text.trim() {
+        "" | "none" | "-" | "?" => None,
+        t => Some(TimeControl::parse(t).map_err(|e| anyhow::anyhow!("--clock: {e}"))?),
+    };
+    let start = match &args.fen {
+        Some(f) => Some(start_position(f, variant).map_err(anyhow::Error::msg)?),
+        None => None,
+    };
+    let tablebase = match &args.tablebases {
+        Some(dir) if !dir.is_dir() => {
+            anyhow::bail!("--tablebases: {} is not a directory", dir.display())
+        }
+        Some(dir) => open_tablebase(dir, variant).map_err(anyhow::Error::msg)?,
+        None => None,
+    };
+    Ok(GameSetup {
+        variant,
+        white,
+        black,
+        clock,
+        start,
+        record,
+        tournament: args.tournament,
+        tablebase,
+    })
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     let Some(command) = cli.command else {
-        use clap::CommandFactory;
-        Cli::command().print_help()?;
-        return Ok(ExitCode::SUCCESS);
+        return tui(cli.ascii, cli.config, None);
     };
     match command {
+        Command::Play(args) => tui(cli.ascii, cli.config, Some(args)),
         Command::Perft {
             variant,
             depth,

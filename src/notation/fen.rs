@@ -283,9 +283,9 @@ mod tests {
         assert_eq!(err("W:W9-3"), "column 6: range 9-3 runs backwards");
         assert_eq!(
             err("W:W1-21"),
-            "white has 21 pieces, more than the 20 of the game"
+            "White has 21 pieces, more than the 20 of the game"
         );
-        assert_eq!(err("W:W1:W2"), "column 6: white is given twice");
+        assert_eq!(err("W:W1:W2"), "column 6: White is given twice");
         assert_eq!(err(""), "column 1: empty FEN");
         assert_eq!(err("W:W1 x"), "column 6: unexpected 'x'");
         assert!(parse_fen("B:W33:B1", Variant::English).is_err());

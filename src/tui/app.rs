@@ -1,0 +1,1424 @@
+//! The TUI's model and update: screens, the game being played, and what each key does. Time
+//! comes in as an argument, so tests drive it without a terminal or a clock.
+
+use crate::board::{Color, Position, Square};
+use crate::clock::{Tick, TimeControl};
+use crate::config::{Config, ThemeName, write_atomic};
+use crate::engine::{self, Level, Thinking};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::notation::{matching_moves, move_text, parse_fen, split_move_text};
+use crate::pdn::{PdnGame, read_bytes, write_game};
+use crate::play::{LiveGame, Notice, Offer, Options};
+use crate::tablebase::Tablebase;
+use crate::variant::Variant;
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::board::{Cell, ColorDepth, square_at};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// Someone at the keyboard.
+    Human,
+    /// The built-in engine at a level.
+    Engine(Level),
+}
+
+impl std::str::FromStr for PlayerKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<PlayerKind, String> {
+        match s.split_once(':') {
+            None if s == "human" => Ok(PlayerKind::Human),
+            None if s == "engine" => Ok(PlayerKind::Engine(Level::default())),
+            Some(("engine", level)) => level.parse().map(PlayerKind::Engine),
+            _ => Err(format!(
+                "{s:?} is not a player (human, engine, or engine:<1-10|max>)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayerKind::Human => f.write_str("human"),
+            PlayerKind::Engine(l) => write!(f, "engine:{l}"),
+        }
+    }
+}
+
+/// Everything needed to start a game.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// The variant.
+    pub variant: Variant,
+    /// White's player.
+    pub white: PlayerKind,
+    /// Black's player.
+    pub black: PlayerKind,
+    /// The time control, if timed.
+    pub clock: Option<TimeControl>,
+    /// A start position other than the initial one.
+    pub start: Option<Position>,
+    /// A recorded game to step through and continue.
+    pub record: Option<PdnGame>,
+    /// Tournament conditions: no takebacks, no pausing.
+    pub tournament: bool,
+    /// Tablebases to adjudicate with.
+    pub tablebase: Option<Arc<Tablebase>>,
+}
+
+impl GameSetup {
+    /// A two-player game of `variant` with no clock.
+    pub fn new(variant: Variant) -> GameSetup {
+        GameSetup {
+            variant,
+            white: PlayerKind::Human,
+            black: PlayerKind::Human,
+            clock: None,
+            start: None,
+            record: None,
+            tournament: false,
+            tablebase: None,
+        }
+    }
+}
+
+/// Opens the tablebases of a directory for a variant, if there are any.
+pub fn open_tablebase(dir: &Path, variant: Variant) -> Result<Option<Arc<Tablebase>>, String> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    match Tablebase::open_for(dir, variant) {
+        Ok(tb) if tb.max_pieces() > 0 => Ok(Some(Arc::new(tb))),
+        Ok(_) => Ok(None),
+        Err(e) => Err(format!("tablebases not loaded: {e}")),
+    }
+}
+
+/// A text field being edited.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextField {
+    /// The text.
+    pub text: String,
+}
+
+impl TextField {
+    fn key(&mut self, key: KeyEvent) -> bool {
+        match key.code {
+            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.text.push(c);
+                true
+            }
+            KeyCode::Backspace => {
+                self.text.pop();
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The new-game form.
+#[derive(Clone, Debug)]
+pub struct NewGameForm {
+    /// The field with focus.
+    pub focus: usize,
+    /// Variant.
+    pub variant: Variant,
+    /// White's player.
+    pub white: PlayerKind,
+    /// Black's player.
+    pub black: PlayerKind,
+    /// Time control text (`none` for untimed).
+    pub clock: TextField,
+    /// Tournament conditions.
+    pub tournament: bool,
+    /// A problem with the form.
+    pub error: Option<String>,
+}
+
+/// Rows of the new-game form.
+pub const NEW_GAME_FIELDS: [&str; 6] = [
+    "Variant",
+    "White",
+    "Black",
+    "Clock",
+    "Tournament conditions",
+    "Start",
+];
+
+fn cycle_player(p: PlayerKind, forward: bool) -> PlayerKind {
+    let order: Vec<PlayerKind> = std::iter::once(PlayerKind::Human)
+        .chain((1..=10).map(|n| PlayerKind::Engine(Level::new(n).expect("1..=10 are levels"))))
+        .collect();
+    let i = order.iter().position(|&q| q == p).unwrap_or(0);
+    let len = order.len();
+    order[if forward {
+        (i + 1) % len
+    } else {
+        (i + len - 1) % len
+    }]
+}
+
+fn cycle_variant(v: Variant, forward: bool) -> Variant {
+    let all = Variant::ALL;
+    let i = all.iter().position(|&x| x == v).unwrap_or(0);
+    let len = all.len();
+    all[if forward {
+        (i + 1) % len
+    } else {
+        (i + len - 1) % len
+    }]
+}
+
+/// The load-game form.
+#[derive(Clone, Debug, Default)]
+pub struct LoadForm {
+    /// The file's path.
+    pub path: TextField,
+    /// Games found in the file, to choose from.
+    pub games: Vec<PdnGame>,
+    /// The highlighted game.
+    pub selected: usize,
+    /// A problem reading the file.
+    pub error: Option<String>,
+}
+
+/// Rows of the settings screen.
+pub const SETTINGS: [&str; 9] = [
+    "Theme",
+    "Pieces",
+    "Square numbers",
+    "Board from Black's side",
+    "Default variant",
+    "Default clock",
+    "Games directory",
+    "Tablebase directory",
+    "Tablebase adjudication",
+];
+
+/// The settings screen.
+#[derive(Clone, Debug, Default)]
+pub struct SettingsForm {
+    /// The row with focus.
+    pub focus: usize,
+    /// The text being edited in a text row.
+    pub editing: Option<TextField>,
+}
+
+/// The game screen.
+pub struct PlayScreen {
+    /// The game.
+    pub live: LiveGame,
+    /// Who plays White and Black.
+    pub players: [PlayerKind; 2],
+    /// Cursor (board row and file).
+    pub cursor: (u32, u32),
+    /// The selected piece.
+    pub selected: Option<Square>,
+    /// Captures sharing start and end, being stepped through, and the one shown.
+    pub choosing: Option<(Vec<Move>, usize)>,
+    /// The command or move being typed.
+    pub input: String,
+    /// The last message for the players.
+    pub message: String,
+    /// The ply being viewed while stepping through the record (`None`: the live position).
+    pub view: Option<usize>,
+    /// The board seen from Black's side.
+    pub flipped: bool,
+    /// The engine's search, while it runs.
+    pub thinking: Option<Thinking>,
+    /// Where the game was last saved.
+    pub saved: Option<PathBuf>,
+    /// Whether the finished game has been saved automatically.
+    pub autosaved: bool,
+    /// Where the board was drawn last (for mouse clicks), and its square size.
+    pub board_area: Option<(Rect, Cell)>,
+    /// Lines the move list is scrolled up by.
+    pub scroll: usize,
+    /// The result recorded in a loaded file, if any.
+    pub recorded_result: Option<String>,
+}
+
+/// Which screen is shown.
+pub enum Screen {
+    /// The home menu with its highlighted row.
+    Home(usize),
+    /// The new-game form.
+    NewGame(NewGameForm),
+    /// The load-game form.
+    Load(LoadForm),
+    /// The settings.
+    Settings(SettingsForm),
+    /// A game.
+    Play(Box<PlayScreen>),
+}
+
+/// Rows of the home menu.
+pub const HOME: [&str; 4] = ["New game", "Load game", "Settings", "Quit"];
+
+/// The whole TUI state.
+pub struct App {
+    /// Settings in force.
+    pub config: Config,
+    /// Where settings are saved; `None` when the file was malformed (never overwritten).
+    pub config_path: Option<PathBuf>,
+    /// A problem with the settings file, shown on the home screen.
+    pub config_error: Option<String>,
+    /// The screen.
+    pub screen: Screen,
+    /// The key overlay is shown.
+    pub help: bool,
+    /// The program should end.
+    pub quit: bool,
+    /// Colours the terminal shows.
+    pub depth: ColorDepth,
+    /// Start straight into a game and leave when it is closed (`draughts play`).
+    pub direct: bool,
+    /// The user's name for the record.
+    pub user: String,
+    /// ASCII pieces for this session (`--ascii`, or a locale without UTF-8), whatever the
+    /// settings say.
+    pub ascii: bool,
+}
+
+impl App {
+    /// An app on the home screen.
+    pub fn new(config: Config, config_path: Option<PathBuf>, depth: ColorDepth) -> App {
+        App {
+            config,
+            config_path,
+            config_error: None,
+            screen: Screen::Home(0),
+            help: false,
+            quit: false,
+            depth,
+            direct: false,
+            user: std::env::var("USER")
+                .ok()
+                .filter(|u| !u.is_empty())
+                .unwrap_or_else(|| "Player".into()),
+            ascii: false,
+        }
+    }
+
+    /// Starts a game.
+    pub fn start_game(&mut self, setup: GameSetup, now: Tick) {
+        let tablebase = setup.tablebase.clone().or_else(|| {
+            open_tablebase(&self.config.tablebase_dir(setup.variant), setup.variant)
+                .ok()
+                .flatten()
+        });
+        let options = Options {
+            clock: setup.clock.clone(),
+            casual: !setup.tournament,
+            tablebase,
+            adjudicate: self.config.adjudicate,
+        };
+        let (live, view, recorded) = match &setup.record {
+            Some(pdn) => {
+                let live = LiveGame::from_pdn(pdn, options);
+                let recorded = pdn.tag("Result").map(str::to_string);
+                (live, Some(0), recorded)
+            }
+            None => {
+                let game = match setup.start {
+                    Some(p) => Game::from_position(p),
+                    None => Game::new(setup.variant),
+                };
+                (LiveGame::new(game, options), None, None)
+            }
+        };
+        let players = [setup.white, setup.black];
+        let humans: Vec<Color> = [Color::White, Color::Black]
+            .into_iter()
+            .filter(|c| players[c.index()] == PlayerKind::Human)
+            .collect();
+        // Against the engine the human sits at the bottom; otherwise the configured side.
+        let flipped = match humans.as_slice() {
+            [only] => *only == Color::Black,
+            _ => self.config.flipped,
+        };
+        let n = setup.variant.geometry().width * 2;
+        let mut screen = PlayScreen {
+            live,
+            players,
+            cursor: if flipped { (0, n - 1) } else { (n - 1, 0) },
+            selected: None,
+            choosing: None,
+            input: String::new(),
+            message: String::new(),
+            view,
+            flipped,
+            thinking: None,
+            saved: None,
+            autosaved: false,
+            board_area: None,
+            scroll: 0,
+            recorded_result: recorded,
+        };
+        if screen.live.tag("White").is_none() {
+            let name = |p: PlayerKind, _side: &str| match p {
+                PlayerKind::Human if humans.len() == 1 => self.user.clone(),
+                PlayerKind::Human => "?".to_string(),
+                PlayerKind::Engine(l) => format!("draughts engine (level {l})"),
+            };
+            let event = if setup.tournament {
+                "Game"
+            } else {
+                "Casual game"
+            };
+            screen.live.set_tag("Event", event);
+            screen.live.set_tag("Site", "draughts");
+            screen.live.set_tag("Date", &today());
+            screen.live.set_tag("White", &name(players[0], "White"));
+            screen.live.set_tag("Black", &name(players[1], "Black"));
+        }
+        screen.message = match (&screen.view, screen.live.ending()) {
+            (Some(_), _) => format!(
+                "Loaded {} moves: [ ] step, {{ }} first/last, :continue plays on from the shown position",
+                screen.live.game().moves().len()
+            ),
+            (None, Some(e)) => e.to_string(),
+            (None, None) => match screen.live.proposal() {
+                Some((_, words)) => format!("{words} — the losing side may :accept"),
+                None => "Type a move (32-28) or use the arrow keys; ? for help".into(),
+            },
+        };
+        if view.is_none() {
+            screen.live.start_clock(now);
+        }
+        self.screen = Screen::Play(Box::new(screen));
+        self.help = false;
+    }
+
+    /// Advances time: flags, the engine's moves, automatic saving.
+    pub fn tick(&mut self, now: Tick) {
+        let games_dir = self.config.games_dir();
+        if let Screen::Play(p) = &mut self.screen {
+            p.tick(now, &games_dir);
+        }
+    }
+
+    /// Handles a mouse event.
+    pub fn mouse(&mut self, ev: MouseEvent, now: Tick) {
+        if self.help {
+            return;
+        }
+        let Screen::Play(p) = &mut self.screen else {
+            return;
+        };
+        match ev.kind {
+            MouseEventKind::Down(MouseButton::Left) => {
+                let Some((area, cell)) = p.board_area else {
+                    return;
+                };
+                let variant = p.live.game().variant();
+                if let Some(rc) = square_at(area, variant, cell, p.flipped, ev.column, ev.row) {
+                    p.cursor = rc;
+                    p.pick(now);
+                }
+            }
+            MouseEventKind::ScrollUp => p.scroll += 1,
+            MouseEventKind::ScrollDown => p.scroll = p.scroll.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    /// Handles a key.
+    pub fn key(&mut self, key: KeyEvent, now: Tick) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.leave_or_quit(now);
+            return;
+        }
+        if self.help {
+            self.help = false;
+            return;
+        }
+        match &mut self.screen {
+            Screen::Home(sel) => match key.code {
+                KeyCode::Up | KeyCode::Char('k') => *sel = (*sel + HOME.len() - 1) % HOME.len(),
+                KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => *sel = (*sel + 1) % HOME.len(),
+                KeyCode::Char('n') => self.open(0),
+                KeyCode::Char('l') => self.open(1),
+                KeyCode::Char('s') => self.open(2),
+                KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+                KeyCode::Char('?') => self.help = true,
+                KeyCode::Enter | KeyCode::Char(' ') => {
+                    let s = *sel;
+                    self.open(s)
+                }
+                _ => {}
+            },
+            Screen::NewGame(_) => self.new_game_key(key, now),
+            Screen::Load(_) => self.load_key(key, now),
+            Screen::Settings(_) => self.settings_key(key),
+            Screen::Play(_) => self.play_key(key, now),
+        }
+    }
+
+    fn open(&mut self, item: usize) {
+        self.screen = match item {
+            0 => Screen::NewGame(NewGameForm {
+                focus: 5,
+                variant: self.config.variant,
+                white: PlayerKind::Human,
+                black: PlayerKind::Human,
+                clock: TextField {
+                    text: self.config.clock.clone(),
+                },
+                tournament: false,
+                error: None,
+            }),
+            1 => Screen::Load(LoadForm::default()),
+            2 => Screen::Settings(SettingsForm::default()),
+            _ => {
+                self.quit = true;
+                return;
+            }
+        };
+    }
+
+    fn leave_or_quit(&mut self, now: Tick) {
+        match &mut self.screen {
+            Screen::Play(p) => {
+                // A game in progress is kept: saved before leaving.
+                if p.live.outcome().is_none() && !p.live.game().moves().is_empty() {
+                    let dir = self.config.games_dir();
+                    if let Err(e) = p.save(None, &dir) {
+                        p.message = format!("Not left: {e}");
+                        return;
+                    }
+                }
+                p.thinking = None;
+                let _ = now;
+                if self.direct {
+                    self.quit = true;
+                } else {
+                    self.screen = Screen::Home(0);
+                }
+            }
+            Screen::Home(_) => self.quit = true,
+            _ => self.screen = Screen::Home(0),
+        }
+    }
+
+    fn new_game_key(&mut self, key: KeyEvent, now: Tick) {
+        let Screen::NewGame(f) = &mut self.screen else {
+            return;
+        };
+        let fields = NEW_GAME_FIELDS.len();
+        match key.code {
+            KeyCode::Esc => self.screen = Screen::Home(0),
+            KeyCode::Up => f.focus = (f.focus + fields - 1) % fields,
+            KeyCode::Down | KeyCode::Tab => f.focus = (f.focus + 1) % fields,
+            KeyCode::Left | KeyCode::Right => {
+                let fwd = key.code == KeyCode::Right;
+                match f.focus {
+                    0 => f.variant = cycle_variant(f.variant, fwd),
+                    1 => f.white = cycle_player(f.white, fwd),
+                    2 => f.black = cycle_player(f.black, fwd),
+                    4 => f.tournament = !f.tournament,
+                    _ => {}
+                }
+            }
+            KeyCode::Enter if f.focus == 5 => {
+                let clock = match f.clock.text.trim() {
+                    "" | "none" | "-" => None,
+                    t => match TimeControl::parse(t) {
+                        Ok(tc) => Some(tc),
+                        Err(e) => {
+                            f.error = Some(e.to_string());
+                            f.focus = 3;
+                            return;
+                        }
+                    },
+                };
+                let setup = GameSetup {
+                    white: f.white,
+                    black: f.black,
+                    clock,
+                    tournament: f.tournament,
+                    ..GameSetup::new(f.variant)
+                };
+                self.start_game(setup, now);
+            }
+            KeyCode::Enter => f.focus = (f.focus + 1) % fields,
+            _ if f.focus == 3 => {
+                f.clock.key(key);
+                f.error = None;
+            }
+            KeyCode::Char(' ') if f.focus == 4 => f.tournament = !f.tournament,
+            _ => {}
+        }
+    }
+
+    fn load_key(&mut self, key: KeyEvent, now: Tick) {
+        let variant = self.config.variant;
+        let Screen::Load(f) = &mut self.screen else {
+            return;
+        };
+        if !f.games.is_empty() {
+            match key.code {
+                KeyCode::Esc => f.games.clear(),
+                KeyCode::Up => f.selected = f.selected.saturating_sub(1),
+                KeyCode::Down => f.selected = (f.selected + 1).min(f.games.len() - 1),
+                KeyCode::Enter => {
+                    let pdn = f.games[f.selected].clone();
+                    self.start_record(pdn, now);
+                }
+                _ => {}
+            }
+            return;
+        }
+        match key.code {
+            KeyCode::Esc => self.screen = Screen::Home(1),
+            KeyCode::Enter => match load_pdn(Path::new(f.path.text.trim()), variant) {
+                Ok(mut games) if games.len() == 1 => {
+                    let pdn = games.remove(0);
+                    self.start_record(pdn, now);
+                }
+                Ok(games) => {
+                    f.games = games;
+                    f.selected = 0;
+                }
+                Err(e) => f.error = Some(e),
+            },
+            _ => {
+                f.path.key(key);
+                f.error = None;
+            }
+        }
+    }
+
+    fn start_record(&mut self, pdn: PdnGame, now: Tick) {
+        let clock = pdn
+            .tag("TimeControl")
+            .and_then(|t| TimeControl::parse(t).ok());
+        let setup = GameSetup {
+            clock,
+            record: Some(pdn.clone()),
+            ..GameSetup::new(pdn.variant)
+        };
+        self.start_game(setup, now);
+    }
+
+    fn settings_key(&mut self, key: KeyEvent) {
+        let Screen::Settings(f) = &mut self.screen else {
+            return;
+        };
+        let c = &mut self.config;
+        if let Some(field) = &mut f.editing {
+            match key.code {
+                KeyCode::Esc => f.editing = None,
+                KeyCode::Enter => {
+                    let text = field.text.trim().to_string();
+                    match f.focus {
+                        5 => {
+                            if text != "none" && TimeControl::parse(&text).is_err() {
+                                return;
+                            }
+                            c.clock = text;
+                        }
+                        6 => c.games_dir = (!text.is_empty()).then(|| text.into()),
+                        7 => c.tablebases = (!text.is_empty()).then(|| text.into()),
+                        _ => {}
+                    }
+                    f.editing = None;
+                    self.save_config();
+                }
+                _ => {
+                    field.key(key);
+                }
+            }
+            return;
+        }
+        let rows = SETTINGS.len();
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => self.screen = Screen::Home(2),
+            KeyCode::Up | KeyCode::Char('k') => f.focus = (f.focus + rows - 1) % rows,
+            KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => f.focus = (f.focus + 1) % rows,
+            KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(' ') => {
+                let fwd = key.code != KeyCode::Left;
+                match f.focus {
+                    0 => {
+                        let all = ThemeName::ALL;
+                        let i = all.iter().position(|&t| t == c.theme).unwrap_or(0);
+                        let len = all.len();
+                        c.theme = all[if fwd {
+                            (i + 1) % len
+                        } else {
+                            (i + len - 1) % len
+                        }];
+                    }
+                    1 => c.ascii = !c.ascii,
+                    2 => c.numbers = !c.numbers,
+                    3 => c.flipped = !c.flipped,
+                    4 => c.variant = cycle_variant(c.variant, fwd),
+                    5..=7 => {
+                        let text = match f.focus {
+                            5 => c.clock.clone(),
+                            6 => c.games_dir().display().to_string(),
+                            _ => c
+                                .tablebases
+                                .as_ref()
+                                .map_or(String::new(), |p| p.display().to_string()),
+                        };
+                        f.editing = Some(TextField { text });
+                        return;
+                    }
+                    _ => c.adjudicate = !c.adjudicate,
+                }
+                self.save_config();
+            }
+            _ => {}
+        }
+    }
+
+    fn save_config(&mut self) {
+        if let Some(path) = &self.config_path
+            && let Err(e) = self.config.save(path)
+        {
+            self.config_error = Some(format!("settings not saved: {e}"));
+        }
+    }
+
+    fn play_key(&mut self, key: KeyEvent, now: Tick) {
+        let games_dir = self.config.games_dir();
+        let Screen::Play(p) = &mut self.screen else {
+            return;
+        };
+        if !p.input.is_empty() {
+            match key.code {
+                KeyCode::Enter => {
+                    let text = std::mem::take(&mut p.input);
+                    if let Some(cmd) = text.strip_prefix(':') {
+                        self.command(cmd.trim(), now);
+                    } else {
+                        p.typed_move(&text, now);
+                    }
+                }
+                KeyCode::Esc => p.input.clear(),
+                KeyCode::Backspace => {
+                    p.input.pop();
+                }
+                KeyCode::Tab => p.complete(),
+                KeyCode::Char(c) => p.input.push(c),
+                _ => {}
+            }
+            return;
+        }
+        match key.code {
+            KeyCode::Char(c @ ('0'..='9' | ':')) => p.input.push(c),
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Up | KeyCode::Char('k') => p.move_cursor(-1, 0),
+            KeyCode::Down | KeyCode::Char('j') => p.move_cursor(1, 0),
+            KeyCode::Left | KeyCode::Char('h') => p.move_cursor(0, -1),
+            KeyCode::Right | KeyCode::Char('l') => p.move_cursor(0, 1),
+            KeyCode::Tab if p.choosing.is_some() => p.next_choice(),
+            KeyCode::Enter | KeyCode::Char(' ') => p.pick(now),
+            KeyCode::Esc => {
+                p.selected = None;
+                p.choosing = None;
+            }
+            KeyCode::Char('f') => p.flipped = !p.flipped,
+            KeyCode::Char('n') => {
+                self.config.numbers = !self.config.numbers;
+                self.save_config();
+            }
+            KeyCode::Char('[') => p.step(Step::Prev),
+            KeyCode::Char(']') => p.step(Step::Next),
+            KeyCode::Char('{') | KeyCode::Home => p.step(Step::First),
+            KeyCode::Char('}') | KeyCode::End => p.step(Step::Last),
+            KeyCode::PageUp => p.scroll += 5,
+            KeyCode::PageDown => p.scroll = p.scroll.saturating_sub(5),
+            KeyCode::Char('q') => self.leave_or_quit(now),
+            _ => {}
+        }
+        let _ = games_dir;
+    }
+
+    /// Runs a `:`-command on the game screen.
+    pub fn command(&mut self, cmd: &str, now: Tick) {
+        let games_dir = self.config.games_dir();
+        let (name, arg) = cmd
+            .split_once(char::is_whitespace)
+            .map_or((cmd, ""), |(n, a)| (n, a.trim()));
+        match name {
+            "q" | "quit" | "exit" => return self.leave_or_quit(now),
+            "help" => {
+                self.help = true;
+                return;
+            }
+            "numbers" => {
+                self.config.numbers = !self.config.numbers;
+                self.save_config();
+                return;
+            }
+            "ascii" => {
+                self.config.ascii = !self.config.ascii;
+                self.save_config();
+                return;
+            }
+            "theme" => {
+                let message = match ThemeName::ALL.iter().find(|t| t.name() == arg) {
+                    Some(&t) => {
+                        self.config.theme = t;
+                        self.save_config();
+                        format!("Theme {arg}")
+                    }
+                    None => "Themes: wood, green, blue, mono".into(),
+                };
+                if let Screen::Play(p) = &mut self.screen {
+                    p.message = message;
+                }
+                return;
+            }
+            "new" => {
+                self.open(0);
+                return;
+            }
+            _ => {}
+        }
+        let Screen::Play(p) = &mut self.screen else {
+            return;
+        };
+        let actor = p.actor();
+        let message = match name {
+            "flip" => {
+                p.flipped = !p.flipped;
+                String::new()
+            }
+            "draw" | "offer" => {
+                let n = p.live.offer_draw(actor, now);
+                p.after_notice(n, now)
+            }
+            "accept" | "yes" => {
+                let n = match (p.live.offer(), p.live.proposal()) {
+                    (Some(_), _) => p.live.accept(actor, now),
+                    (None, Some(_)) => p.live.accept_proposal(actor, now),
+                    _ => Notice::Refused("there is nothing to accept".into()),
+                };
+                p.after_notice(n, now)
+            }
+            "decline" | "no" => {
+                let n = p.live.decline(actor);
+                p.after_notice(n, now)
+            }
+            "resign" => {
+                let n = p.live.resign(actor, now);
+                p.after_notice(n, now)
+            }
+            "takeback" | "undo" => {
+                let n = p.live.request_takeback(actor);
+                p.after_notice(n, now)
+            }
+            "pause" | "resume" => match p.live.toggle_pause(now) {
+                Ok(true) => "Clock paused (:resume to go on)".into(),
+                Ok(false) => "Clock running".into(),
+                Err(e) => e,
+            },
+            "save" => {
+                let path = (!arg.is_empty()).then(|| PathBuf::from(arg));
+                match p.save(path, &games_dir) {
+                    Ok(path) => format!("Saved to {}", path.display()),
+                    Err(e) => e,
+                }
+            }
+            "first" => p.step_message(Step::First),
+            "prev" | "back" => p.step_message(Step::Prev),
+            "next" | "forward" => p.step_message(Step::Next),
+            "last" => p.step_message(Step::Last),
+            "continue" => p.continue_here(now),
+            "" => String::new(),
+            other => format!("Unknown command :{other} (press ? for the list)"),
+        };
+        if !message.is_empty() {
+            p.message = message;
+        }
+    }
+}
+
+/// Steps through the record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The start position.
+    First,
+    /// One ply back.
+    Prev,
+    /// One ply on.
+    Next,
+    /// The latest position.
+    Last,
+}
+
+impl PlayScreen {
+    /// The side whose requests the keyboard makes: the one human, or the side to move.
+    pub fn actor(&self) -> Color {
+        match self.players {
+            [PlayerKind::Human, PlayerKind::Engine(_)] => Color::White,
+            [PlayerKind::Engine(_), PlayerKind::Human] => Color::Black,
+            _ => self.live.position().side_to_move(),
+        }
+    }
+
+    /// The position on the board: the viewed one while stepping, else the live one.
+    pub fn shown(&self) -> Position {
+        match self.view {
+            Some(ply) => *self
+                .live
+                .game()
+                .positions()
+                .nth(ply)
+                .unwrap_or(self.live.position()),
+            None => *self.live.position(),
+        }
+    }
+
+    /// The squares of the move that led to the shown position.
+    pub fn last_route(&self) -> Vec<Square> {
+        if let Some((moves, i)) = &self.choosing {
+            let mv = &moves[*i];
+            let mut squares = mv.route();
+            squares.extend(mv.captured());
+            return squares;
+        }
+        let ply = self.view.unwrap_or(self.live.game().moves().len());
+        match ply.checked_sub(1) {
+            Some(i) => self.live.game().moves()[i].route(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The targets of the selected piece.
+    pub fn targets(&self) -> Vec<Square> {
+        let Some(from) = self.selected else {
+            return Vec::new();
+        };
+        let mut t: Vec<Square> = self
+            .live
+            .position()
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from() == from)
+            .map(Move::to)
+            .collect();
+        t.sort();
+        t.dedup();
+        t
+    }
+
+    fn human_to_move(&self) -> bool {
+        let side = self.live.position().side_to_move();
+        self.players[side.index()] == PlayerKind::Human
+    }
+
+    fn can_move(&mut self) -> bool {
+        if self.view.is_some() {
+            self.message =
+                "Stepping through the record: :continue to play from here, } to go to the end"
+                    .into();
+            return false;
+        }
+        if let Some(o) = self.live.outcome() {
+            self.message = format!("The game is over: {o}");
+            return false;
+        }
+        if !self.human_to_move() {
+            self.message = "The engine is to move".into();
+            return false;
+        }
+        true
+    }
+
+    fn move_cursor(&mut self, drow: i32, dfile: i32) {
+        let n = self.live.game().variant().geometry().width as i32 * 2;
+        let (drow, dfile) = if self.flipped {
+            (-drow, -dfile)
+        } else {
+            (drow, dfile)
+        };
+        if let Some((moves, i)) = &mut self.choosing {
+            // Arrow keys step through the captures being chosen.
+            *i = (*i + 1) % moves.len();
+            return;
+        }
+        let row = (self.cursor.0 as i32 + drow).clamp(0, n - 1);
+        let file = (self.cursor.1 as i32 + dfile).clamp(0, n - 1);
+        self.cursor = (row as u32, file as u32);
+    }
+
+    fn next_choice(&mut self) {
+        if let Some((moves, i)) = &mut self.choosing {
+            *i = (*i + 1) % moves.len();
+            let text = crate::notation::long_text(&moves[*i]);
+            self.message = format!(
+                "{} captures end here: Enter plays {text}, Tab shows the next",
+                moves.len()
+            );
+        }
+    }
+
+    /// Enter/Space/click on the cursor's square: select a piece, a target, or a capture route.
+    fn pick(&mut self, now: Tick) {
+        if let Some((moves, i)) = self.choosing.take() {
+            self.play(moves[i], now);
+            return;
+        }
+        if !self.can_move() {
+            return;
+        }
+        let variant = self.live.game().variant();
+        let square = variant
+            .geometry()
+            .number_at(self.cursor.0, self.cursor.1)
+            .and_then(|n| Square::new(u32::from(n), variant));
+        let Some(sq) = square else {
+            self.message = "Pieces stand on the dark squares".into();
+            return;
+        };
+        let pos = *self.live.position();
+        let legal = pos.legal_moves();
+        if let Some(from) = self.selected {
+            let fits: Vec<Move> = legal
+                .iter()
+                .filter(|m| m.from() == from && m.to() == sq)
+                .copied()
+                .collect();
+            match fits.len() {
+                0 => {}
+                1 => {
+                    self.selected = None;
+                    self.play(fits[0], now);
+                    return;
+                }
+                _ => {
+                    self.choosing = Some((fits, 0));
+                    self.next_choice_message();
+                    return;
+                }
+            }
+        }
+        if legal.iter().any(|m| m.from() == sq) {
+            self.selected = Some(sq);
+            self.message = format!("{sq} selected: pick a target");
+        } else if pos
+            .piece_at(sq)
+            .is_some_and(|pc| pc.color == pos.side_to_move())
+        {
+            self.selected = None;
+            self.message = if pos.has_capture() {
+                format!("{sq} cannot move: a capture is compulsory")
+            } else {
+                format!("{sq} cannot move")
+            };
+        } else {
+            self.selected = None;
+            self.message = format!("No piece of yours to move on {sq}");
+        }
+    }
+
+    fn next_choice_message(&mut self) {
+        if let Some((moves, i)) = &self.choosing {
+            let text = crate::notation::long_text(&moves[*i]);
+            self.message = format!(
+                "{} captures end here: Enter plays {text} (shown), Tab or arrows show the next",
+                moves.len()
+            );
+        }
+    }
+
+    /// Moves that the typed text could still become.
+    pub fn completions(&self) -> Vec<String> {
+        let pos = self.live.position();
+        let text = self.input.trim();
+        if text.is_empty() || text.starts_with(':') {
+            return Vec::new();
+        }
+        let mut out: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .flat_map(|m| {
+                let short = move_text(pos, m);
+                let long = crate::notation::long_text(m);
+                [short, long]
+            })
+            .filter(|t| t.starts_with(text) || t.replace('x', "-").starts_with(text))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn complete(&mut self) {
+        let options = self.completions();
+        if let Some(first) = options.first() {
+            let common = options.iter().fold(first.clone(), |acc, o| {
+                acc.chars()
+                    .zip(o.chars())
+                    .take_while(|(a, b)| a == b)
+                    .map(|(a, _)| a)
+                    .collect()
+            });
+            if common.len() > self.input.len() {
+                self.input = common;
+            }
+        }
+    }
+
+    /// Plays typed move text: full (`32-28`, `28x19`, long form) or partial (`32`, `32-`,
+    /// `28x`) when only one legal move fits.
+    fn typed_move(&mut self, text: &str, now: Tick) {
+        if !self.can_move() {
+            return;
+        }
+        let pos = *self.live.position();
+        let trimmed = text.trim().trim_end_matches(['-', 'x', 'X', ':']);
+        let fits = match split_move_text(trimmed) {
+            Ok(_) => matching_moves(&pos, trimmed),
+            Err(e) => match trimmed.parse::<u32>() {
+                Ok(n) => Ok(pos
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| u32::from(m.from().number()) == n)
+                    .copied()
+                    .collect()),
+                Err(_) => Err(e),
+            },
+        };
+        match fits {
+            Err(e) => self.message = e.to_string(),
+            Ok(moves) => match moves.as_slice() {
+                [one] => self.play(*one, now),
+                [] => {
+                    self.message = match crate::notation::parse_move(&pos, trimmed) {
+                        Err(e) => e.to_string(),
+                        Ok(_) => format!("{text} is not a legal move here"),
+                    };
+                    if trimmed.parse::<u32>().is_ok() {
+                        self.message = format!("No legal move starts on {trimmed}");
+                    }
+                }
+                many => {
+                    let options: Vec<String> = many.iter().map(|m| move_text(&pos, m)).collect();
+                    self.message = format!("{text} is ambiguous: {}", options.join(" or "));
+                }
+            },
+        }
+    }
+
+    fn play(&mut self, mv: Move, now: Tick) {
+        let pos = *self.live.position();
+        let text = move_text(&pos, &mv);
+        self.selected = None;
+        self.choosing = None;
+        match self.live.play(&mv, now) {
+            Ok(notices) => {
+                self.scroll = 0;
+                self.message = format!("{} played {text}", pos.side_to_move());
+                for n in notices {
+                    let m = self.after_notice(n, now);
+                    if !m.is_empty() {
+                        self.message = m;
+                    }
+                }
+            }
+            Err(e) => self.message = e.to_string(),
+        }
+    }
+
+    /// Words for a notice; a takeback also resets the selection.
+    fn after_notice(&mut self, n: Notice, _now: Tick) -> String {
+        let player = |c: Color| match self.players[c.index()] {
+            PlayerKind::Human => c.to_string(),
+            PlayerKind::Engine(_) => format!("{c} (engine)"),
+        };
+        match n {
+            Notice::Ended(_, words) => words,
+            Notice::Offered(Offer::Draw(by)) => {
+                format!(
+                    "{} offers a draw: {} may :accept or :decline (moving declines)",
+                    player(by),
+                    by.opposite()
+                )
+            }
+            Notice::Offered(Offer::Takeback(by)) => format!(
+                "{} asks to take back a move: {} may :accept or :decline",
+                player(by),
+                by.opposite()
+            ),
+            Notice::Declined(Offer::Draw(by)) => format!("{}'s draw offer declined", player(by)),
+            Notice::Declined(Offer::Takeback(by)) => {
+                format!("{}'s takeback declined", player(by))
+            }
+            Notice::TookBack(n) => {
+                self.selected = None;
+                self.choosing = None;
+                self.thinking = None;
+                format!("Took back {n} ply(s)")
+            }
+            Notice::Proposal(_, words) => format!("{words} — the losing side may :accept"),
+            Notice::Refused(why) => why,
+        }
+    }
+
+    fn step(&mut self, step: Step) {
+        let m = self.step_message(step);
+        self.message = m;
+    }
+
+    fn step_message(&mut self, step: Step) -> String {
+        let total = self.live.game().moves().len();
+        let current = self.view.unwrap_or(total);
+        let next = match step {
+            Step::First => 0,
+            Step::Prev => current.saturating_sub(1),
+            Step::Next => (current + 1).min(total),
+            Step::Last => total,
+        };
+        self.selected = None;
+        self.choosing = None;
+        self.view = (next < total || self.recorded_result.is_some()).then_some(next);
+        if self.view == Some(total) && self.recorded_result.is_none() {
+            self.view = None;
+        }
+        match self.view {
+            Some(ply) => format!("Ply {ply} of {total}: [ ] step, :continue plays on from here"),
+            None => "Back at the live position".into(),
+        }
+    }
+
+    /// Leaves stepping mode and plays on from the shown position (later moves are dropped from
+    /// the game, not from any file).
+    fn continue_here(&mut self, now: Tick) -> String {
+        let Some(ply) = self.view else {
+            return "Already at the live position".into();
+        };
+        let record = self.live.pdn();
+        let mut pdn = record.clone();
+        pdn.line.moves.truncate(ply);
+        pdn.result = crate::pdn::GameResult::Unfinished;
+        let mut live = LiveGame::from_pdn(&pdn, self.live.options().clone());
+        for (k, v) in ["Event", "Site", "Date", "Round", "White", "Black"]
+            .iter()
+            .filter_map(|k| record.tag(k).map(|v| (*k, v.to_string())))
+        {
+            live.set_tag(k, &v);
+        }
+        live.start_clock(now);
+        self.live = live;
+        self.view = None;
+        self.recorded_result = None;
+        self.saved = None;
+        self.autosaved = false;
+        match self.live.ending() {
+            Some(e) => e.to_string(),
+            None => format!(
+                "Playing on from ply {ply}; {} to move",
+                self.live.position().side_to_move()
+            ),
+        }
+    }
+
+    /// Saves the game as PDN (to `path`, or a new file in the games directory).
+    pub fn save(&mut self, path: Option<PathBuf>, games_dir: &Path) -> Result<PathBuf, String> {
+        let path = match path.or_else(|| self.saved.clone()) {
+            Some(p) => p,
+            None => games_dir.join(self.file_name()),
+        };
+        let text = write_game(&self.live.pdn());
+        write_atomic(&path, text.as_bytes())
+            .map_err(|e| format!("could not save {}: {e}", path.display()))?;
+        self.saved = Some(path.clone());
+        Ok(path)
+    }
+
+    fn file_name(&self) -> String {
+        let clean = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect::<String>()
+                .split('-')
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join("-")
+        };
+        let (date, time) = now_utc();
+        format!(
+            "{date}-{time}-{}-{}-{}.pdn",
+            self.live.game().variant().name(),
+            clean(self.live.tag("White").unwrap_or("white")),
+            clean(self.live.tag("Black").unwrap_or("black")),
+        )
+    }
+
+    fn tick(&mut self, now: Tick, games_dir: &Path) {
+        if let Some(n) = self.live.tick(now) {
+            let m = self.after_notice(n, now);
+            self.message = m;
+            self.thinking = None;
+        }
+        self.engine_turn(now);
+        if self.live.outcome().is_some() && !self.autosaved && self.view.is_none() {
+            self.autosaved = true;
+            if !self.live.game().moves().is_empty() || self.saved.is_some() {
+                match self.save(None, games_dir) {
+                    Ok(p) => self.message = format!("{} — saved to {}", self.message, p.display()),
+                    Err(e) => self.message = e,
+                }
+            }
+        }
+    }
+
+    fn engine_turn(&mut self, now: Tick) {
+        if self.live.outcome().is_some() || self.view.is_some() {
+            self.thinking = None;
+            return;
+        }
+        if self.live.clock().is_some_and(|c| c.is_paused()) {
+            return;
+        }
+        let side = self.live.position().side_to_move();
+        let PlayerKind::Engine(level) = self.players[side.index()] else {
+            self.thinking = None;
+            return;
+        };
+        // The engine answers offers on its turn: a draw when it stands worse, takebacks always.
+        match self.live.offer() {
+            Some(Offer::Draw(by)) if by != side => {
+                let n = if engine::stands_worse(self.live.position()) {
+                    self.live.accept(side, now)
+                } else {
+                    self.live.decline(side)
+                };
+                let m = self.after_notice(n, now);
+                self.message = m;
+                if self.live.outcome().is_some() {
+                    return;
+                }
+            }
+            Some(Offer::Takeback(by)) if by != side => {
+                let n = self.live.accept(side, now);
+                let m = self.after_notice(n, now);
+                self.message = m;
+                return;
+            }
+            _ => {}
+        }
+        match &self.thinking {
+            None => {
+                let budget = self
+                    .live
+                    .clock()
+                    .map(|c| engine::budget(c, side, now).min(level.time_cap()))
+                    .unwrap_or(level.time_cap());
+                let history: Vec<u64> = self
+                    .live
+                    .game()
+                    .positions()
+                    .map(Position::zobrist)
+                    .collect();
+                self.thinking = Some(Thinking::start(
+                    *self.live.position(),
+                    history,
+                    level,
+                    Some(budget),
+                ));
+            }
+            Some(t) => {
+                if let Some(result) = t.poll() {
+                    self.thinking = None;
+                    if let Some(mv) = result {
+                        self.play(mv, now);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Reads every game of a PDN file; the first bad game is reported with its place.
+pub fn load_pdn(path: &Path, variant: Variant) -> Result<Vec<PdnGame>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut games = Vec::new();
+    for (i, g) in read_bytes(&bytes, variant).into_iter().enumerate() {
+        match g {
+            Ok(g) => games.push(g),
+            Err(e) => return Err(format!("{}: game {}: {e}", path.display(), i + 1)),
+        }
+    }
+    if games.is_empty() {
+        return Err(format!("{}: no games in the file", path.display()));
+    }
+    Ok(games)
+}
+
+/// Reads a FEN for a variant, for `draughts play --fen`.
+pub fn start_position(fen: &str, variant: Variant) -> Result<Position, String> {
+    parse_fen(fen, variant).map_err(|e| format!("--fen: {e}"))
+}
+
+fn civil(days: i64) -> (i64, u32, u32) {
+    // Days since 1970-01-01 to a Gregorian date (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn now_utc() -> (String, String) {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (y, m, d) = civil(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    (
+        format!("{y:04}-{m:02}-{d:02}"),
+        format!("{:02}{:02}{:02}", t / 3600, t / 60 % 60, t % 60),
+    )
+}
+
+/// Today's date as PDN writes it (`YYYY.MM.DD`, UTC).
+pub fn today() -> String {
+    now_utc().0.replace('-', ".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(11_016), (2000, 2, 29));
+        assert_eq!(civil(20_778), (2026, 11, 21));
+    }
+
+    #[test]
+    fn players_parse() {
+        assert_eq!("human".parse(), Ok(PlayerKind::Human));
+        assert_eq!(
+            "engine:3".parse(),
+            Ok(PlayerKind::Engine(Level::new(3).unwrap()))
+        );
+        assert_eq!("engine".parse(), Ok(PlayerKind::Engine(Level::default())));
+        assert_eq!("engine:max".parse(), Ok(PlayerKind::Engine(Level::MAX)));
+        assert!("robot".parse::<PlayerKind>().is_err());
+        assert!("engine:11".parse::<PlayerKind>().is_err());
+    }
+}

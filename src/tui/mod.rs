@@ -1,0 +1,73 @@
+//! The terminal user interface: a model ([`App`]) changed by keys, mouse and time, and a pure
+//! view drawn from it. The event loop is generic over the terminal backend and the event source,
+//! so the same code runs on a local terminal and under `TestBackend` in tests.
+
+pub mod app;
+pub mod board;
+pub mod view;
+
+pub use app::{App, GameSetup, PlayerKind};
+pub use board::ColorDepth;
+
+use crate::clock::Tick;
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::execute;
+use std::io;
+use std::time::{Duration, Instant};
+
+/// How often the screen refreshes while nothing happens (clocks show tenths).
+const FRAME: Duration = Duration::from_millis(100);
+
+/// Runs the app until it quits: draw, wait for an event or the next frame, update.
+/// `next_event` waits at most the given time and returns `None` when nothing came.
+pub fn run<B: Backend>(
+    terminal: &mut Terminal<B>,
+    app: &mut App,
+    mut next_event: impl FnMut(Duration) -> io::Result<Option<Event>>,
+    now: impl Fn() -> Tick,
+) -> io::Result<()>
+where
+    B::Error: Into<io::Error>,
+{
+    while !app.quit {
+        app.tick(now());
+        terminal
+            .draw(|f| view::draw(f, app, now()))
+            .map_err(Into::into)?;
+        if let Some(ev) = next_event(FRAME)? {
+            let t = now();
+            match ev {
+                Event::Key(k) => app.key(k, t),
+                Event::Mouse(m) => app.mouse(m, t),
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs the app on the process's terminal (raw mode, alternate screen, mouse where supported),
+/// restoring the terminal afterwards, also on a panic.
+pub fn run_local(app: &mut App) -> io::Result<()> {
+    let mut terminal = ratatui::try_init()?;
+    // Mouse reporting is a convenience; a terminal without it still works by keys.
+    let _ = execute!(io::stdout(), EnableMouseCapture);
+    let start = Instant::now();
+    let result = run(
+        &mut terminal,
+        app,
+        |wait| {
+            if event::poll(wait)? {
+                event::read().map(Some)
+            } else {
+                Ok(None)
+            }
+        },
+        || start.elapsed(),
+    );
+    let _ = execute!(io::stdout(), DisableMouseCapture);
+    ratatui::restore();
+    result
+}
