@@ -438,7 +438,7 @@ impl App {
             return;
         }
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
-            self.leave_or_quit(now);
+            self.leave_or_quit();
             return;
         }
         if self.help {
@@ -489,7 +489,7 @@ impl App {
         };
     }
 
-    fn leave_or_quit(&mut self, now: Tick) {
+    fn leave_or_quit(&mut self) {
         match &mut self.screen {
             Screen::Play(p) => {
                 // A game in progress is kept: saved before leaving.
@@ -501,7 +501,6 @@ impl App {
                     }
                 }
                 p.thinking = None;
-                let _ = now;
                 if self.direct {
                     self.quit = true;
                 } else {
@@ -694,7 +693,6 @@ impl App {
     }
 
     fn play_key(&mut self, key: KeyEvent, now: Tick) {
-        let games_dir = self.config.games_dir();
         let Screen::Play(p) = &mut self.screen else {
             return;
         };
@@ -742,10 +740,9 @@ impl App {
             KeyCode::Char('}') | KeyCode::End => p.step(Step::Last),
             KeyCode::PageUp => p.scroll += 5,
             KeyCode::PageDown => p.scroll = p.scroll.saturating_sub(5),
-            KeyCode::Char('q') => self.leave_or_quit(now),
+            KeyCode::Char('q') => self.leave_or_quit(),
             _ => {}
         }
-        let _ = games_dir;
     }
 
     /// Runs a `:`-command on the game screen.
@@ -755,7 +752,7 @@ impl App {
             .split_once(char::is_whitespace)
             .map_or((cmd, ""), |(n, a)| (n, a.trim()));
         match name {
-            "q" | "quit" | "exit" => return self.leave_or_quit(now),
+            "q" | "quit" | "exit" => return self.leave_or_quit(),
             "help" => {
                 self.help = true;
                 return;
@@ -801,7 +798,7 @@ impl App {
             }
             "draw" | "offer" => {
                 let n = p.live.offer_draw(actor, now);
-                p.after_notice(n, now)
+                p.after_notice(n)
             }
             "accept" | "yes" => {
                 let n = match (p.live.offer(), p.live.proposal()) {
@@ -809,19 +806,19 @@ impl App {
                     (None, Some(_)) => p.live.accept_proposal(actor, now),
                     _ => Notice::Refused("there is nothing to accept".into()),
                 };
-                p.after_notice(n, now)
+                p.after_notice(n)
             }
             "decline" | "no" => {
                 let n = p.live.decline(actor);
-                p.after_notice(n, now)
+                p.after_notice(n)
             }
             "resign" => {
                 let n = p.live.resign(actor, now);
-                p.after_notice(n, now)
+                p.after_notice(n)
             }
             "takeback" | "undo" => {
                 let n = p.live.request_takeback(actor);
-                p.after_notice(n, now)
+                p.after_notice(n)
             }
             "pause" | "resume" => match p.live.toggle_pause(now) {
                 Ok(true) => "Clock paused (:resume to go on)".into(),
@@ -948,9 +945,9 @@ impl PlayScreen {
         } else {
             (drow, dfile)
         };
-        if let Some((moves, i)) = &mut self.choosing {
+        if self.choosing.is_some() {
             // Arrow keys step through the captures being chosen.
-            *i = (*i + 1) % moves.len();
+            self.next_choice();
             return;
         }
         let row = (self.cursor.0 as i32 + drow).clamp(0, n - 1);
@@ -961,12 +958,8 @@ impl PlayScreen {
     fn next_choice(&mut self) {
         if let Some((moves, i)) = &mut self.choosing {
             *i = (*i + 1) % moves.len();
-            let text = crate::notation::long_text(&moves[*i]);
-            self.message = format!(
-                "{} captures end here: Enter plays {text}, Tab shows the next",
-                moves.len()
-            );
         }
+        self.next_choice_message();
     }
 
     /// Enter/Space/click on the cursor's square: select a piece, a target, or a capture route.
@@ -1127,7 +1120,7 @@ impl PlayScreen {
                 self.scroll = 0;
                 self.message = format!("{} played {text}", pos.side_to_move());
                 for n in notices {
-                    let m = self.after_notice(n, now);
+                    let m = self.after_notice(n);
                     if !m.is_empty() {
                         self.message = m;
                     }
@@ -1138,7 +1131,7 @@ impl PlayScreen {
     }
 
     /// Words for a notice; a takeback also resets the selection.
-    fn after_notice(&mut self, n: Notice, _now: Tick) -> String {
+    fn after_notice(&mut self, n: Notice) -> String {
         let player = |c: Color| match self.players[c.index()] {
             PlayerKind::Human => c.to_string(),
             PlayerKind::Engine(_) => format!("{c} (engine)"),
@@ -1264,7 +1257,7 @@ impl PlayScreen {
 
     fn tick(&mut self, now: Tick, games_dir: &Path) {
         if let Some(n) = self.live.tick(now) {
-            let m = self.after_notice(n, now);
+            let m = self.after_notice(n);
             self.message = m;
             self.thinking = None;
         }
@@ -1301,7 +1294,7 @@ impl PlayScreen {
                 } else {
                     self.live.decline(side)
                 };
-                let m = self.after_notice(n, now);
+                let m = self.after_notice(n);
                 self.message = m;
                 if self.live.outcome().is_some() {
                     return;
@@ -1309,7 +1302,7 @@ impl PlayScreen {
             }
             Some(Offer::Takeback(by)) if by != side => {
                 let n = self.live.accept(side, now);
-                let m = self.after_notice(n, now);
+                let m = self.after_notice(n);
                 self.message = m;
                 return;
             }

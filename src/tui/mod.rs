@@ -6,6 +6,9 @@ pub mod app;
 pub mod board;
 pub mod view;
 
+#[cfg(test)]
+mod tests;
+
 pub use app::{App, GameSetup, PlayerKind};
 pub use board::ColorDepth;
 

@@ -1,0 +1,521 @@
+//! The TUI driven through ratatui's `TestBackend`: rendering (with snapshots), keys, commands,
+//! clocks and sizes, without a terminal.
+
+use super::app::{App, GameSetup, PlayerKind, Screen};
+use super::board::ColorDepth;
+use super::view;
+use crate::board::Color;
+use crate::clock::{Tick, TimeControl};
+use crate::config::Config;
+use crate::engine::Level;
+use crate::game::Reason;
+use crate::notation::parse_fen;
+use crate::pdn::{GameResult, read_games};
+use crate::variant::Variant;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::time::Duration;
+
+fn secs(s: f64) -> Tick {
+    Duration::from_secs_f64(s)
+}
+
+fn fresh() -> App {
+    let mut app = App::new(Config::default(), None, ColorDepth::None);
+    app.user = "Tester".into();
+    app
+}
+
+fn game_app(setup: GameSetup) -> App {
+    let mut app = fresh();
+    app.start_game(setup, Duration::ZERO);
+    app
+}
+
+fn render(app: &mut App, width: u16, height: u16, now: Tick) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| view::draw(f, app, now))
+        .expect("drawing on a test terminal");
+    let buf = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn press(app: &mut App, code: KeyCode, now: Tick) {
+    app.key(KeyEvent::new(code, KeyModifiers::NONE), now);
+}
+
+fn type_line(app: &mut App, text: &str, now: Tick) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c), now);
+    }
+    press(app, KeyCode::Enter, now);
+}
+
+fn screen(app: &App) -> &super::app::PlayScreen {
+    match &app.screen {
+        Screen::Play(p) => p,
+        _ => panic!("not on the play screen"),
+    }
+}
+
+fn message(app: &App) -> String {
+    screen(app).message.clone()
+}
+
+#[test]
+fn boards_render_in_every_variant_orientation_and_charset() {
+    for variant in Variant::ALL {
+        for flipped in [false, true] {
+            for ascii in [false, true] {
+                let mut app = game_app(GameSetup::new(variant));
+                app.config.ascii = ascii;
+                if let Screen::Play(p) = &mut app.screen {
+                    p.flipped = flipped;
+                }
+                let text = render(&mut app, 80, 24, Duration::ZERO);
+                let (white, black) = if ascii { ("w", "b") } else { ("○", "●") };
+                let per_side = variant.rules().pieces_per_side as usize;
+                let n = variant.geometry().width as usize * 2;
+                let board: String = text
+                    .lines()
+                    .filter(|l| l.starts_with('│'))
+                    .map(|l| l.chars().take(4 * n + 2).collect::<String>())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let counts = (board.matches(white).count(), board.matches(black).count());
+                assert_eq!(
+                    counts,
+                    (per_side, per_side),
+                    "{variant} ascii={ascii}\n{board}"
+                );
+                // White's men start at the bottom unless the board is turned.
+                let rows: Vec<&str> = board
+                    .lines()
+                    .filter(|l| l.contains(white) || l.contains(black))
+                    .collect();
+                let bottom = rows.last().expect("piece rows");
+                assert_eq!(
+                    bottom.contains(white),
+                    !flipped,
+                    "{variant} flipped={flipped}\n{board}"
+                );
+                let name = format!(
+                    "board_{}_{}_{}",
+                    variant.name(),
+                    if flipped { "flipped" } else { "white" },
+                    if ascii { "ascii" } else { "unicode" }
+                );
+                insta::assert_snapshot!(name, text);
+            }
+        }
+    }
+}
+
+#[test]
+fn large_terminals_get_larger_squares() {
+    for variant in Variant::ALL {
+        let mut app = game_app(GameSetup::new(variant));
+        app.config.numbers = true;
+        let text = render(&mut app, 160, 50, Duration::ZERO);
+        let n = variant.geometry().width as usize * 2;
+        // Four rows per square: the frame is 4n + 2 lines tall.
+        let frame_lines = text.lines().filter(|l| l.starts_with('│')).count();
+        assert_eq!(frame_lines, 4 * n, "{variant}");
+        insta::assert_snapshot!(format!("large_{}", variant.name()), text);
+    }
+}
+
+#[test]
+fn any_size_renders_without_panicking_and_small_ones_ask_to_enlarge() {
+    let mut app = game_app(GameSetup::new(Variant::International));
+    for w in (0..=240).step_by(7) {
+        for h in (0..=80).step_by(5) {
+            render(&mut app, w, h, Duration::ZERO);
+        }
+    }
+    let text = render(&mut app, 50, 12, Duration::ZERO);
+    assert!(text.contains("Please enlarge"), "{text}");
+    let mut home = fresh();
+    for (w, h) in [(0, 0), (1, 1), (10, 3), (300, 100)] {
+        render(&mut home, w, h, Duration::ZERO);
+    }
+}
+
+#[test]
+fn square_numbers_show_on_the_board() {
+    let mut app = game_app(GameSetup::new(Variant::International));
+    app.config.numbers = true;
+    let text = render(&mut app, 80, 24, Duration::ZERO);
+    for n in ["46", "50", "21", "25"] {
+        assert!(text.contains(n), "{n}\n{text}");
+    }
+}
+
+#[test]
+fn typed_moves_play_and_bad_ones_explain() {
+    let mut app = game_app(GameSetup::new(Variant::International));
+    // Two moves from 32: ambiguous.
+    type_line(&mut app, "32", secs(0.5));
+    assert!(message(&app).contains("ambiguous"), "{}", message(&app));
+    type_line(&mut app, "32-28", secs(1.0));
+    type_line(&mut app, "19-23", secs(2.0));
+    assert_eq!(screen(&app).live.game().moves().len(), 2);
+    // Partial: the only move from 28 is the capture.
+    type_line(&mut app, "28", secs(3.0));
+    assert_eq!(screen(&app).live.game().moves().len(), 3);
+    type_line(&mut app, "99-1", secs(4.0));
+    assert!(message(&app).contains("square 99"), "{}", message(&app));
+    type_line(&mut app, "32--28", secs(4.0));
+    assert!(message(&app).contains("not a move"), "{}", message(&app));
+    type_line(&mut app, "20-25", secs(4.0));
+    assert!(
+        message(&app).contains("not a legal move"),
+        "{}",
+        message(&app)
+    );
+    // Black must capture.
+    type_line(&mut app, "17-21", secs(5.0));
+    assert!(message(&app).contains("compulsory"), "{}", message(&app));
+    assert_eq!(screen(&app).live.game().moves().len(), 3);
+}
+
+#[test]
+fn tab_completes_a_typed_move() {
+    let mut app = game_app(GameSetup::new(Variant::International));
+    press(&mut app, KeyCode::Char('3'), Duration::ZERO);
+    press(&mut app, KeyCode::Char('5'), Duration::ZERO);
+    assert_eq!(screen(&app).completions(), vec!["35-30".to_string()]);
+    press(&mut app, KeyCode::Tab, Duration::ZERO);
+    assert_eq!(screen(&app).input, "35-30");
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert_eq!(screen(&app).live.game().moves().len(), 1);
+}
+
+#[test]
+fn cursor_picks_a_piece_then_a_target() {
+    let mut app = game_app(GameSetup::new(Variant::English));
+    // English: Black moves first, from the top; the cursor starts bottom-left (square 29).
+    let geometry = Variant::English.geometry();
+    // Walk to square 11 (row 2, file 5) from row 7, file 0.
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Up, Duration::ZERO);
+    }
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Char('l'), Duration::ZERO);
+    }
+    assert_eq!(
+        geometry.number_at(screen(&app).cursor.0, screen(&app).cursor.1),
+        Some(11)
+    );
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert_eq!(screen(&app).selected.map(|s| s.number()), Some(11));
+    let targets: Vec<u8> = screen(&app).targets().iter().map(|s| s.number()).collect();
+    assert_eq!(targets, vec![15, 16]);
+    press(&mut app, KeyCode::Down, Duration::ZERO);
+    press(&mut app, KeyCode::Char('l'), Duration::ZERO);
+    press(&mut app, KeyCode::Char(' '), Duration::ZERO);
+    assert_eq!(
+        geometry.number_at(screen(&app).cursor.0, screen(&app).cursor.1),
+        Some(16)
+    );
+    assert_eq!(screen(&app).live.game().moves().len(), 1);
+}
+
+#[test]
+fn captures_with_the_same_ends_are_chosen_by_stepping() {
+    // English: the black man on 10 takes 14 and 22, or 15 and 23, ending on 26 either way.
+    let pos = parse_fen("B:W14,15,22,23:B10", Variant::English).expect("test FEN");
+    let legal = pos.legal_moves();
+    let (from, to) = {
+        let m = legal
+            .iter()
+            .find(|m| {
+                legal
+                    .iter()
+                    .filter(|o| o.from() == m.from() && o.to() == m.to())
+                    .count()
+                    > 1
+            })
+            .expect("two captures sharing start and end");
+        (m.from(), m.to())
+    };
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        ..GameSetup::new(Variant::English)
+    });
+    let g = Variant::English.geometry();
+    let goto = |app: &mut App, n: u8| {
+        if let Screen::Play(p) = &mut app.screen {
+            p.cursor = g.coords_of_number(n);
+        }
+    };
+    goto(&mut app, from.number());
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    goto(&mut app, to.number());
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    let (first, i) = screen(&app).choosing.clone().expect("choosing a route");
+    assert_eq!(i, 0);
+    assert!(
+        message(&app).contains("captures end here"),
+        "{}",
+        message(&app)
+    );
+    press(&mut app, KeyCode::Tab, Duration::ZERO);
+    assert_eq!(screen(&app).choosing.as_ref().map(|c| c.1), Some(1));
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert_eq!(screen(&app).live.game().moves(), &[first[1]]);
+}
+
+#[test]
+fn clocks_show_and_flag_falls_end_the_game() {
+    let mut app = game_app(GameSetup {
+        clock: Some(TimeControl::parse("1m").expect("a control")),
+        ..GameSetup::new(Variant::International)
+    });
+    let text = render(&mut app, 80, 24, secs(5.0));
+    assert!(text.contains("0:55"), "{text}");
+    assert!(text.contains("1:00"), "{text}");
+    let text = render(&mut app, 80, 24, secs(55.55));
+    assert!(text.contains("0:04.4"), "tenths under ten seconds\n{text}");
+    app.tick(secs(60.0));
+    let o = screen(&app).live.outcome().expect("flag fell");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), Reason::TimeForfeit)
+    );
+}
+
+#[test]
+fn draw_offer_and_acceptance_by_command_then_saved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut app = game_app(GameSetup::new(Variant::International));
+    app.config.games_dir = Some(dir.path().to_path_buf());
+    type_line(&mut app, "32-28", secs(1.0));
+    type_line(&mut app, ":draw", secs(2.0));
+    assert!(message(&app).contains("offers a draw"), "{}", message(&app));
+    type_line(&mut app, "19-23", secs(3.0));
+    type_line(&mut app, ":accept", secs(4.0));
+    let o = screen(&app).live.outcome().expect("agreed");
+    assert_eq!(o.reason, Reason::Agreement);
+    app.tick(secs(5.0));
+    let saved = screen(&app).saved.clone().expect("saved at the end");
+    let text = std::fs::read_to_string(saved).expect("the saved file");
+    let game = read_games(&text, Variant::International)
+        .remove(0)
+        .expect("the saved game reads back");
+    assert_eq!(game.result, GameResult::Draw);
+    assert_eq!(game.line.moves.len(), 2);
+    assert_eq!(game.tag("Termination"), Some("draw by agreement"));
+}
+
+#[test]
+fn resign_and_unknown_commands() {
+    let mut app = game_app(GameSetup::new(Variant::Frisian));
+    type_line(&mut app, ":frobnicate", secs(1.0));
+    assert!(
+        message(&app).contains("Unknown command"),
+        "{}",
+        message(&app)
+    );
+    type_line(&mut app, ":resign", secs(1.0));
+    let o = screen(&app).live.outcome().expect("resigned");
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Color::Black), Reason::Resignation)
+    );
+    type_line(&mut app, "32-28", secs(2.0));
+    assert!(message(&app).contains("over"), "{}", message(&app));
+}
+
+#[test]
+fn stepping_through_a_loaded_game_and_continuing() {
+    let text = "[Event \"Test\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
+    let pdn = read_games(text, Variant::International)
+        .remove(0)
+        .expect("test PDN");
+    let mut app = game_app(GameSetup {
+        record: Some(pdn),
+        ..GameSetup::new(Variant::International)
+    });
+    assert_eq!(screen(&app).view, Some(0));
+    press(&mut app, KeyCode::Char(']'), Duration::ZERO);
+    press(&mut app, KeyCode::Char(']'), Duration::ZERO);
+    assert_eq!(screen(&app).view, Some(2));
+    type_line(&mut app, "28x19", secs(1.0));
+    assert!(message(&app).contains(":continue"), "{}", message(&app));
+    press(&mut app, KeyCode::Char('}'), Duration::ZERO);
+    assert_eq!(screen(&app).view, Some(4));
+    press(&mut app, KeyCode::Char('['), Duration::ZERO);
+    press(&mut app, KeyCode::Char('['), Duration::ZERO);
+    type_line(&mut app, ":continue", secs(1.0));
+    assert_eq!(screen(&app).view, None);
+    assert_eq!(screen(&app).live.game().moves().len(), 2);
+    assert_eq!(screen(&app).live.tag("White"), Some("A"));
+    type_line(&mut app, "28x19", secs(2.0));
+    assert_eq!(screen(&app).live.game().moves().len(), 3);
+}
+
+#[test]
+fn two_kings_against_one_is_adjudicated_with_tables() {
+    let v = Variant::International;
+    let dir = crate::tablebase::tests::tables(v).dir();
+    let open = || {
+        super::app::open_tablebase(dir, v)
+            .expect("tables open")
+            .expect("tables present")
+    };
+    // At once: two kings against one is a draw.
+    let pos = parse_fen("W:WK1,K2:BK50", v).expect("test FEN");
+    let app = game_app(GameSetup {
+        start: Some(pos),
+        tablebase: Some(open()),
+        ..GameSetup::new(v)
+    });
+    let o = screen(&app).live.outcome().expect("adjudicated at once");
+    assert_eq!((o.winner, o.reason), (None, Reason::Adjudication));
+    assert!(message(&app).contains("tablebase"), "{}", message(&app));
+
+    // After a move: three kings against one, won, until a king is given away and two against
+    // one remain.
+    let tb = open();
+    let mut found = None;
+    'search: for a in 1..=50 {
+        for b in a + 1..=50 {
+            for c in b + 1..=50 {
+                for d in (1..=50).rev() {
+                    let Ok(pos) = parse_fen(&format!("W:WK{a},K{b},K{c}:BK{d}"), v) else {
+                        continue;
+                    };
+                    if pos.has_capture()
+                        || !matches!(tb.dtw(&pos), Ok(crate::tablebase::Dtw::Win(p)) if p <= 31)
+                    {
+                        continue;
+                    }
+                    for mv in pos.legal_moves().iter() {
+                        let after = pos.play(mv);
+                        if after.has_capture()
+                            && tb.dtw(&after).ok() == Some(crate::tablebase::Dtw::Draw)
+                        {
+                            found = Some((pos, *mv));
+                            break 'search;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let (pos, blunder) = found.expect("a won 3K v K with a drawing blunder");
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        tablebase: Some(tb),
+        ..GameSetup::new(v)
+    });
+    assert_eq!(screen(&app).live.outcome(), None);
+    assert!(message(&app).contains("White wins"), "{}", message(&app));
+    let text = crate::notation::move_text(&pos, &blunder);
+    type_line(&mut app, &text, secs(1.0));
+    let o = screen(&app)
+        .live
+        .outcome()
+        .expect("adjudicated after the move");
+    assert_eq!((o.winner, o.reason), (None, Reason::Adjudication));
+    assert!(message(&app).contains("tablebase"), "{}", message(&app));
+}
+
+#[test]
+fn the_engine_answers_in_the_background() {
+    let mut app = game_app(GameSetup {
+        black: PlayerKind::Engine(Level::new(1).expect("a level")),
+        ..GameSetup::new(Variant::English)
+    });
+    // Black (the engine) moves first in English draughts; the human plays White at the bottom.
+    assert!(!screen(&app).flipped);
+    let start = std::time::Instant::now();
+    while screen(&app).live.game().moves().is_empty() {
+        app.tick(start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the engine never moved"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(screen(&app).live.position().side_to_move(), Color::White);
+    // A human draw offer is answered on the engine's turn.
+    type_line(&mut app, ":draw", start.elapsed());
+    assert!(message(&app).contains("offers a draw"), "{}", message(&app));
+}
+
+#[test]
+fn help_overlay_lists_the_keys() {
+    let mut app = game_app(GameSetup::new(Variant::International));
+    press(&mut app, KeyCode::Char('?'), Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    for k in [":draw", ":resign", ":save", ":flip", "hjkl", "Tab"] {
+        let k = if k == "hjkl" { "h j k l" } else { k };
+        assert!(text.contains(k), "{k}\n{text}");
+    }
+    press(&mut app, KeyCode::Char('x'), Duration::ZERO);
+    assert!(!app.help);
+}
+
+#[test]
+fn home_menu_reaches_every_screen() {
+    let mut app = fresh();
+    let text = render(&mut app, 80, 24, Duration::ZERO);
+    assert!(
+        text.contains("New game") && text.contains("Load game"),
+        "{text}"
+    );
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert!(matches!(app.screen, Screen::NewGame(_)));
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert!(matches!(app.screen, Screen::Play(_)));
+    type_line(&mut app, ":quit", Duration::ZERO);
+    assert!(matches!(app.screen, Screen::Home(_)));
+    press(&mut app, KeyCode::Char('s'), Duration::ZERO);
+    assert!(matches!(app.screen, Screen::Settings(_)));
+    press(&mut app, KeyCode::Right, Duration::ZERO);
+    assert_eq!(app.config.theme, crate::config::ThemeName::Green);
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    press(&mut app, KeyCode::Char('l'), Duration::ZERO);
+    assert!(matches!(app.screen, Screen::Load(_)));
+    type_line(&mut app, "/no/such/file.pdn", Duration::ZERO);
+    let Screen::Load(f) = &app.screen else {
+        panic!("still loading")
+    };
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("/no/such/file.pdn"))
+    );
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    press(&mut app, KeyCode::Char('q'), Duration::ZERO);
+    assert!(app.quit);
+}
+
+#[test]
+fn new_game_form_rejects_a_bad_clock() {
+    let mut app = fresh();
+    press(&mut app, KeyCode::Char('n'), Duration::ZERO);
+    if let Screen::NewGame(f) = &mut app.screen {
+        f.clock.text = "5 parsecs".into();
+    }
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    let Screen::NewGame(f) = &app.screen else {
+        panic!("the form stays")
+    };
+    assert!(
+        f.error
+            .as_deref()
+            .is_some_and(|e| e.contains("time control"))
+    );
+}
