@@ -287,7 +287,7 @@ fn play(
 
 fn side_panel(frame: &mut Frame, area: Rect, p: &PlayScreen, glyphs: Glyphs, now: Tick) {
     let live = &p.live;
-    let pos = live.position();
+    let pos = &p.shown();
     let mut lines = Vec::new();
     let kind = if live.options().casual {
         "casual"

@@ -1,0 +1,186 @@
+//! The real binary in a real terminal: tmux runs `draughts play`, keys are typed with
+//! `send-keys`, the screen is read with `capture-pane`, and the saved PDN is checked.
+
+use draughts::Variant;
+use draughts::pdn::{GameResult, read_games};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A tmux server of its own (its own socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(command: &str, width: u16, height: u16) -> Tmux {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let socket = format!("draughts-test-{}-{n}", std::process::id());
+        let t = Tmux { socket };
+        let status = t
+            .cmd()
+            .args(["new-session", "-d", "-s", "game", "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .arg(command)
+            .status()
+            .expect("tmux is installed (apt-get install tmux); .ci/run installs it");
+        assert!(status.success(), "tmux new-session failed");
+        t
+    }
+
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let status = self
+            .cmd()
+            .args(["send-keys", "-t", "game"])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(status.success());
+    }
+
+    /// Types a line and presses Enter.
+    fn line(&self, text: &str) {
+        self.keys(&["-l", text]);
+        self.keys(&["Enter"]);
+    }
+
+    fn screen(&self) -> String {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", "game"])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Waits until the screen shows `text` (the program is slow to start on a busy machine).
+    fn wait_for(&self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the screen never showed {text:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").status();
+    }
+}
+
+#[test]
+fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let games = dir.path().join("games");
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        format!("games_dir = \"{}\"\nnumbers = true\n", games.display()),
+    )
+    .expect("config file");
+    let command = format!(
+        "env LANG=C.UTF-8 TERM=xterm-256color DRAUGHTS_CONFIG={} {} play --variant international --clock 5m+3s; sleep 60",
+        config.display(),
+        env!("CARGO_BIN_EXE_draughts"),
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("White to move");
+    tmux.wait_for("5m+3s");
+    tmux.line("32-28");
+    tmux.wait_for("White played 32-28");
+    tmux.line("19-23");
+    tmux.wait_for("Black played 19-23");
+    // White offers a draw and makes the move; the offer stands.
+    tmux.line(":draw");
+    tmux.wait_for("White offers a draw");
+    tmux.line("28x19");
+    tmux.wait_for("White played 28x19");
+    let screen = tmux.line_then(":accept", "saved to");
+    assert!(screen.contains("draw by agreement"), "{screen}");
+
+    let files: Vec<_> = std::fs::read_dir(&games)
+        .expect("the games directory was made")
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let text = std::fs::read_to_string(&files[0]).expect("the saved file");
+    let game = read_games(&text, Variant::International)
+        .remove(0)
+        .expect("the saved PDN reads back");
+    assert_eq!(game.result, GameResult::Draw);
+    assert_eq!(game.line.moves.len(), 3);
+    assert_eq!(game.tag("TimeControl"), Some("5m+3s"));
+    assert!(text.contains("[%clock"), "{text}");
+
+    // The saved file opens in the TUI too.
+    drop(tmux);
+    let command = format!(
+        "env LANG=C DRAUGHTS_CONFIG={} {} play --pdn {}; sleep 60",
+        config.display(),
+        env!("CARGO_BIN_EXE_draughts"),
+        files[0].display(),
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("Loaded 3 moves");
+    tmux.keys(&["}"]);
+    let screen = tmux.wait_for("Ply 3 of 3");
+    assert!(screen.contains("Recorded result: 1-1"), "{screen}");
+    tmux.keys(&["q"]);
+}
+
+#[test]
+fn no_arguments_open_the_home_screen() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env DRAUGHTS_CONFIG={} {}; echo EXITED; sleep 60",
+        dir.path().join("none.toml").display(),
+        env!("CARGO_BIN_EXE_draughts"),
+    );
+    let tmux = Tmux::start(&command, 80, 24);
+    tmux.wait_for("New game");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("Tournament conditions");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("White to move");
+    tmux.line(":quit");
+    tmux.wait_for("Load game");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED");
+}
+
+#[test]
+fn a_tiny_terminal_asks_to_be_enlarged() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let command = format!(
+        "env DRAUGHTS_CONFIG={} {} play; sleep 60",
+        dir.path().join("none.toml").display(),
+        env!("CARGO_BIN_EXE_draughts"),
+    );
+    let tmux = Tmux::start(&command, 40, 10);
+    tmux.wait_for("enlarge");
+}
+
+impl Tmux {
+    /// Types a line and waits for `text` to appear.
+    fn line_then(&self, line: &str, text: &str) -> String {
+        self.line(line);
+        self.wait_for(text)
+    }
+}
