@@ -184,3 +184,26 @@ impl Tmux {
         self.wait_for(text)
     }
 }
+
+#[test]
+fn a_malformed_settings_file_is_reported_and_left_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("config.toml");
+    std::fs::write(&config, "theme = \"plaid\"\n").expect("config file");
+    let command = format!(
+        "env DRAUGHTS_CONFIG={} {}; sleep 60",
+        config.display(),
+        env!("CARGO_BIN_EXE_draughts"),
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("Settings file problem");
+    tmux.keys(&["s"]);
+    tmux.wait_for("Theme");
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("New game");
+    assert_eq!(
+        std::fs::read_to_string(&config).expect("still there"),
+        "theme = \"plaid\"\n"
+    );
+}

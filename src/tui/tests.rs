@@ -519,3 +519,76 @@ fn new_game_form_rejects_a_bad_clock() {
             .is_some_and(|e| e.contains("time control"))
     );
 }
+
+#[test]
+fn mouse_clicks_pick_and_move() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = game_app(GameSetup::new(Variant::International));
+    render(&mut app, 80, 24, Duration::ZERO);
+    let (area, cell) = screen(&app).board_area.expect("the board was drawn");
+    let g = Variant::International.geometry();
+    let click = |app: &mut App, n: u8| {
+        let (row, file) = g.coords_of_number(n);
+        let ev = MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: area.x + 1 + file as u16 * cell.w + 1,
+            row: area.y + 1 + row as u16 * cell.h,
+            modifiers: KeyModifiers::NONE,
+        };
+        app.mouse(ev, Duration::ZERO);
+    };
+    click(&mut app, 32);
+    assert_eq!(screen(&app).selected.map(|s| s.number()), Some(32));
+    click(&mut app, 28);
+    let pos = screen(&app)
+        .live
+        .game()
+        .start()
+        .play(&screen(&app).live.game().moves()[0]);
+    assert_eq!(&pos, screen(&app).live.position());
+    assert_eq!(
+        crate::notation::long_text(&screen(&app).live.game().moves()[0]),
+        "32-28"
+    );
+}
+
+#[test]
+fn repetition_ends_the_game() {
+    let pos = parse_fen("W:WK29:BK4", Variant::English).expect("test FEN");
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        ..GameSetup::new(Variant::English)
+    });
+    for (i, m) in [
+        "29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29", "8-4",
+    ]
+    .iter()
+    .enumerate()
+    {
+        type_line(&mut app, m, secs(i as f64));
+    }
+    let o = screen(&app).live.outcome().expect("threefold repetition");
+    assert_eq!((o.winner, o.reason), (None, Reason::Repetition));
+}
+
+#[test]
+fn settings_are_saved_to_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("config.toml");
+    let mut app = App::new(Config::default(), Some(path.clone()), ColorDepth::None);
+    press(&mut app, KeyCode::Char('s'), Duration::ZERO);
+    press(&mut app, KeyCode::Down, Duration::ZERO);
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    let saved = Config::load(&path).expect("the saved settings");
+    assert!(saved.ascii);
+    // A text setting: the default clock.
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down, Duration::ZERO);
+    }
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    for _ in 0..10 {
+        press(&mut app, KeyCode::Backspace, Duration::ZERO);
+    }
+    type_line(&mut app, "15m", Duration::ZERO);
+    assert_eq!(Config::load(&path).expect("saved").clock, "15m");
+}
