@@ -3,6 +3,7 @@
 
 use draughts::Variant;
 use draughts::pdn::{GameResult, read_games};
+use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,6 +30,16 @@ impl Tmux {
             .expect("tmux is installed (apt-get install tmux); .ci/run installs it");
         assert!(status.success(), "tmux new-session failed");
         t
+    }
+
+    /// Runs `draughts <args>` with a settings file, and keeps the pane open after it exits.
+    fn draughts(config: &Path, args: &str, width: u16, height: u16) -> Tmux {
+        let command = format!(
+            "env DRAUGHTS_CONFIG={} {} {args}; echo EXITED; sleep 60",
+            config.display(),
+            env!("CARGO_BIN_EXE_draughts"),
+        );
+        Tmux::start(&command, width, height)
     }
 
     fn cmd(&self) -> Command {
@@ -131,13 +142,8 @@ fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
 
     // The saved file opens in the TUI too.
     drop(tmux);
-    let command = format!(
-        "env LANG=C DRAUGHTS_CONFIG={} {} play --pdn {}; sleep 60",
-        config.display(),
-        env!("CARGO_BIN_EXE_draughts"),
-        files[0].display(),
-    );
-    let tmux = Tmux::start(&command, 100, 30);
+    let args = format!("play --pdn {}", files[0].display());
+    let tmux = Tmux::draughts(&config, &args, 100, 30);
     tmux.wait_for("Loaded 3 moves");
     tmux.keys(&["}"]);
     let screen = tmux.wait_for("Ply 3 of 3");
@@ -148,12 +154,7 @@ fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
 #[test]
 fn no_arguments_open_the_home_screen() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let command = format!(
-        "env DRAUGHTS_CONFIG={} {}; echo EXITED; sleep 60",
-        dir.path().join("none.toml").display(),
-        env!("CARGO_BIN_EXE_draughts"),
-    );
-    let tmux = Tmux::start(&command, 80, 24);
+    let tmux = Tmux::draughts(&dir.path().join("none.toml"), "", 80, 24);
     tmux.wait_for("New game");
     tmux.keys(&["Enter"]);
     tmux.wait_for("Tournament conditions");
@@ -168,12 +169,7 @@ fn no_arguments_open_the_home_screen() {
 #[test]
 fn a_tiny_terminal_asks_to_be_enlarged() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let command = format!(
-        "env DRAUGHTS_CONFIG={} {} play; sleep 60",
-        dir.path().join("none.toml").display(),
-        env!("CARGO_BIN_EXE_draughts"),
-    );
-    let tmux = Tmux::start(&command, 40, 10);
+    let tmux = Tmux::draughts(&dir.path().join("none.toml"), "play", 40, 10);
     tmux.wait_for("enlarge");
 }
 
@@ -190,12 +186,7 @@ fn a_malformed_settings_file_is_reported_and_left_alone() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "theme = \"plaid\"\n").expect("config file");
-    let command = format!(
-        "env DRAUGHTS_CONFIG={} {}; sleep 60",
-        config.display(),
-        env!("CARGO_BIN_EXE_draughts"),
-    );
-    let tmux = Tmux::start(&command, 100, 30);
+    let tmux = Tmux::draughts(&config, "", 100, 30);
     tmux.wait_for("Settings file problem");
     tmux.keys(&["s"]);
     tmux.wait_for("Theme");

@@ -123,15 +123,26 @@ fn new_game(frame: &mut Frame, area: Rect, f: &NewGameForm) {
         "↑↓ field · ←→ change · type the clock (15m, 5m+3s, 5m d3s, 2h/50, 1h/25 repeating, none)",
     ));
     lines.push(Line::from("Enter on Start begins · Esc back"));
-    if let Some(e) = &f.error {
+    form(
+        frame,
+        centered(area, 78, 16),
+        " New game ",
+        lines,
+        f.error.as_deref(),
+    );
+}
+
+/// A bordered form with its error, if any, at the bottom.
+fn form(frame: &mut Frame, area: Rect, title: &str, mut lines: Vec<Line>, error: Option<&str>) {
+    if let Some(e) = error {
         lines.push(Line::from(""));
-        lines.push(Line::from(e.clone()));
+        lines.push(Line::from(e.to_string()));
     }
     frame.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" New game ")),
-        centered(area, 78, 16),
+            .block(Block::bordered().title(title.to_string())),
+        area,
     );
 }
 
@@ -162,16 +173,8 @@ fn load(frame: &mut Frame, area: Rect, f: &LoadForm) {
             lines.push(menu_line(label, i == f.selected));
         }
     }
-    if let Some(e) = &f.error {
-        lines.push(Line::from(""));
-        lines.push(Line::from(e.clone()));
-    }
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(" Load game ")),
-        centered(area, 78, area.height.saturating_sub(2)),
-    );
+    let r = centered(area, 78, area.height.saturating_sub(2));
+    form(frame, r, " Load game ", lines, f.error.as_deref());
 }
 
 fn settings(
