@@ -592,3 +592,22 @@ fn settings_are_saved_to_the_file() {
     type_line(&mut app, "15m", Duration::ZERO);
     assert_eq!(Config::load(&path).expect("saved").clock, "15m");
 }
+
+#[test]
+fn blocked_pieces_lose() {
+    // White's last man (46) is blocked by 41 and 37 once Black has moved.
+    let pos = parse_fen("B:W46:B10,37,41", Variant::International).expect("test FEN");
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        clock: Some(TimeControl::parse("5m+3s").expect("a control")),
+        ..GameSetup::new(Variant::International)
+    });
+    type_line(&mut app, "10-15", secs(2.0));
+    let o = screen(&app).live.outcome().expect("no legal move");
+    assert_eq!((o.winner, o.reason), (Some(Color::Black), Reason::NoMoves));
+    let text = render(&mut app, 80, 24, secs(100.0));
+    assert!(text.contains("Over:"), "{text}");
+    // The clocks stopped with the game.
+    let clock = screen(&app).live.clock().expect("timed");
+    assert_eq!(clock.remaining(Color::White, secs(100.0)), secs(300.0));
+}
