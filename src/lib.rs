@@ -18,6 +18,7 @@ pub use board::{Color, Kind, Piece, Position, Setup, SetupError, Square};
 pub use moves::{Move, MoveList};
 pub use variant::Variant;
 pub mod clock;
+pub mod club;
 pub mod config;
 pub mod engine;
 pub mod game;

@@ -1,6 +1,8 @@
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use draughts::clock::TimeControl;
+use draughts::club::members::{self, Member, MemberFields};
+use draughts::club::{self, ClubError, Store};
 use draughts::config::Config;
 use draughts::notation::{move_text, parse_fen};
 use draughts::tablebase::progress::Report;
@@ -78,6 +80,14 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// The club database: members (more to come: ratings, tournaments, games).
+    Club {
+        /// Database file [default: $DRAUGHTS_DB or ~/.local/share/draughts/club.sqlite].
+        #[arg(long, global = true, value_name = "FILE")]
+        db: Option<PathBuf>,
+        #[command(subcommand)]
+        command: ClubCommand,
+    },
     /// Read and check PDN files.
     Pdn {
         #[command(subcommand)]
@@ -88,6 +98,105 @@ enum Command {
         #[command(subcommand)]
         command: TbCommand,
     },
+}
+
+#[derive(Subcommand)]
+enum ClubCommand {
+    /// Club members.
+    Member {
+        #[command(subcommand)]
+        command: MemberCommand,
+    },
+}
+
+/// Member fields that `add` and `edit` set.
+#[derive(clap::Args)]
+struct MemberArgs {
+    /// FMJD or national federation id (empty clears it).
+    #[arg(long)]
+    federation_id: Option<String>,
+    /// E-mail or phone (empty clears it).
+    #[arg(long)]
+    contact: Option<String>,
+    /// A rating, as <variant>=<rating>; repeatable.
+    #[arg(long = "rating", value_name = "VARIANT=RATING")]
+    ratings: Vec<String>,
+}
+
+impl MemberArgs {
+    fn fields(self, name: Option<String>) -> Result<MemberFields> {
+        let ratings = self
+            .ratings
+            .iter()
+            .map(|r| members::parse_rating(r))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(MemberFields {
+            name,
+            federation_id: self.federation_id,
+            contact: self.contact,
+            ratings,
+        })
+    }
+}
+
+/// How a listing is printed.
+#[derive(clap::Args)]
+struct OutputArgs {
+    /// JSON for machines.
+    #[arg(long, conflicts_with = "csv")]
+    json: bool,
+    /// CSV for spreadsheets.
+    #[arg(long)]
+    csv: bool,
+}
+
+#[derive(Subcommand)]
+enum MemberCommand {
+    /// Add a member.
+    Add {
+        /// Full name.
+        name: String,
+        #[command(flatten)]
+        fields: MemberArgs,
+    },
+    /// List active members (all with --all), optionally only those matching --search.
+    List {
+        /// Include inactive members.
+        #[arg(long)]
+        all: bool,
+        /// Only members whose name, federation id or contact contains this.
+        #[arg(long)]
+        search: Option<String>,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Change a member (named by name or id).
+    Edit {
+        /// Name or id.
+        member: String,
+        /// New name.
+        #[arg(long)]
+        name: Option<String>,
+        #[command(flatten)]
+        fields: MemberArgs,
+    },
+    /// Mark a member inactive (members with games are kept; nobody is deleted).
+    Deactivate {
+        /// Name or id.
+        member: String,
+    },
+    /// Mark an inactive member active again.
+    Activate {
+        /// Name or id.
+        member: String,
+    },
+    /// Add the members of a CSV file (header: name[,federation_id,contact,active,international,frisian,english]).
+    Import {
+        /// The CSV file.
+        file: PathBuf,
+    },
+    /// Write all members as CSV to standard output.
+    Export,
 }
 
 /// Which tables: a variant and their directory.
@@ -186,7 +295,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("draughts: {e:#}");
-            ExitCode::from(2)
+            // Refused by the club's rules: 1; bad input or a broken file: 2.
+            match e.downcast_ref::<ClubError>() {
+                Some(ClubError::Refused(_)) => ExitCode::from(1),
+                _ => ExitCode::from(2),
+            }
         }
     }
 }
@@ -282,6 +395,112 @@ fn game_setup(app: &App, args: PlayArgs) -> Result<GameSetup> {
     })
 }
 
+fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
+    if output.json {
+        println!("{}", serde_json::to_string_pretty(list)?);
+        return Ok(());
+    }
+    let rating = |m: &Member, v: Variant| {
+        m.ratings
+            .get(v.name())
+            .map_or(String::new(), |r| format!("{r:.0}"))
+    };
+    if output.csv {
+        let mut w = csv::Writer::from_writer(std::io::stdout());
+        w.write_record([
+            "id",
+            "name",
+            "federation_id",
+            "contact",
+            "active",
+            "international",
+            "frisian",
+            "english",
+        ])?;
+        for m in list {
+            w.write_record([
+                m.id.to_string(),
+                m.name.clone(),
+                m.federation_id.clone().unwrap_or_default(),
+                m.contact.clone().unwrap_or_default(),
+                if m.active { "yes" } else { "no" }.to_string(),
+                rating(m, Variant::International),
+                rating(m, Variant::Frisian),
+                rating(m, Variant::English),
+            ])?;
+        }
+        w.flush()?;
+        return Ok(());
+    }
+    let width = list
+        .iter()
+        .map(|m| m.name.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let (id, name, fed) = ("id", "name", "federation");
+    println!("{id:>4}  {name:<width$}  {fed:<12}   intl  fris  engl");
+    for m in list {
+        println!(
+            "{:>4}  {:<width$}  {:<12}  {:>5} {:>5} {:>5}  {}",
+            m.id,
+            m.name,
+            m.federation_id.as_deref().unwrap_or(""),
+            rating(m, Variant::International),
+            rating(m, Variant::Frisian),
+            rating(m, Variant::English),
+            if m.active { "" } else { "inactive" },
+        );
+    }
+    Ok(())
+}
+
+fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
+    let path = db.unwrap_or_else(club::store::default_path);
+    let mut store = Store::open(&path)?;
+    match command {
+        ClubCommand::Member { command } => match command {
+            MemberCommand::Add { name, fields } => {
+                let id = members::add(&mut store, &name, &fields.fields(None)?)?;
+                println!("added #{id} {}", name.trim());
+            }
+            MemberCommand::List {
+                all,
+                search,
+                output,
+            } => {
+                let list = members::list(&store, all, search.as_deref())?;
+                print_members(&list, &output)?;
+            }
+            MemberCommand::Edit {
+                member,
+                name,
+                fields,
+            } => {
+                let m = members::edit(&mut store, &member, &fields.fields(name)?)?;
+                println!("changed #{} {}", m.id, m.name);
+            }
+            MemberCommand::Deactivate { member } => {
+                let m = members::set_active(&mut store, &member, false)?;
+                println!("deactivated #{} {}", m.id, m.name);
+            }
+            MemberCommand::Activate { member } => {
+                let m = members::set_active(&mut store, &member, true)?;
+                println!("activated #{} {}", m.id, m.name);
+            }
+            MemberCommand::Import { file } => {
+                let text = std::fs::read_to_string(&file)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                let n = members::import_csv(&mut store, &text)
+                    .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+                println!("imported {n} members");
+            }
+            MemberCommand::Export => print!("{}", members::export_csv(&store)?),
+        },
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     let Some(command) = cli.command else {
         return tui(cli.ascii, cli.config, None);
@@ -319,6 +538,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tb { command } => tb(command),
+        Command::Club { db, command } => club(db, command),
         Command::Pdn {
             command: PdnCommand::Check { variant, files },
         } => {

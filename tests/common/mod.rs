@@ -1,9 +1,10 @@
 //! Helpers shared by the end-to-end tests: run the binary, read its output.
 
+use std::ffi::OsStr;
 use std::process::{Command, Output};
 
 /// Runs `draughts` with `args` and waits for it.
-pub fn draughts(args: &[&str]) -> Output {
+pub fn draughts<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_draughts"))
         .args(args)
         .output()

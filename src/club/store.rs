@@ -1,0 +1,264 @@
+//! The club database: one SQLite file, versioned migrations applied on open, WAL mode and a busy
+//! timeout so several processes (TUI sessions, the command line) share it safely, every change in
+//! a transaction, and an audit log of who changed what.
+
+use super::ClubError;
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Schema migrations in order; migration `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: members, their ratings per variant, SSH keys, and the audit log.
+    "CREATE TABLE members (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        federation_id TEXT,
+        contact TEXT,
+        active INTEGER NOT NULL DEFAULT 1,
+        created TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX members_name ON members (name COLLATE NOCASE);
+    CREATE TABLE ratings (
+        member_id INTEGER NOT NULL REFERENCES members (id),
+        variant TEXT NOT NULL,
+        rating REAL NOT NULL,
+        games INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (member_id, variant)
+    );
+    CREATE TABLE member_keys (
+        member_id INTEGER NOT NULL REFERENCES members (id),
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL UNIQUE,
+        added TEXT NOT NULL
+    );
+    CREATE TABLE audit (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        detail TEXT NOT NULL
+    );",
+];
+
+/// The schema version this program writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// The default database file: `$DRAUGHTS_DB`, or `club.sqlite` in the XDG data directory.
+pub fn default_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("DRAUGHTS_DB") {
+        return PathBuf::from(p);
+    }
+    directories::ProjectDirs::from("", "", "draughts").map_or_else(
+        || PathBuf::from("club.sqlite"),
+        |p| p.data_dir().join("club.sqlite"),
+    )
+}
+
+/// An open club database.
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    actor: String,
+}
+
+fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> ClubError + '_ {
+    move |e| ClubError::Database {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date. A file
+    /// written by a newer version of the program is refused, never changed.
+    pub fn open(path: &Path) -> Result<Store, ClubError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| ClubError::Database {
+                path: path.to_path_buf(),
+                message: format!("cannot create {}: {e}", dir.display()),
+            })?;
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(sql(path))?;
+        // Other processes may hold the write lock for a moment: wait rather than fail.
+        conn.busy_timeout(Duration::from_secs(10))
+            .map_err(sql(path))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql(path))?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(sql(path))?;
+        let mut store = Store {
+            conn,
+            path: path.to_path_buf(),
+            actor: std::env::var("USER").unwrap_or_else(|_| "unknown".into()),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Sets who is recorded in the audit log for the changes that follow.
+    pub fn set_actor(&mut self, actor: &str) {
+        self.actor = actor.to_string();
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn migrate(&mut self) -> Result<(), ClubError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql(&path))?;
+        let version: u32 = tx
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sql(&path))?;
+        if version > SCHEMA_VERSION {
+            return Err(ClubError::Database {
+                path,
+                message: format!(
+                    "the database has schema version {version}, newer than this program's \
+                     {SCHEMA_VERSION}; use a newer draughts (the file was not changed)"
+                ),
+            });
+        }
+        for (i, m) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+            tx.execute_batch(m).map_err(sql(&path))?;
+            tx.pragma_update(None, "user_version", i as u32 + 1)
+                .map_err(sql(&path))?;
+        }
+        tx.commit().map_err(sql(&path))
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> Result<u32, ClubError> {
+        self.conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(sql(&self.path))
+    }
+
+    /// Runs `f` in one write transaction (taken at once, so concurrent writers queue instead of
+    /// failing), with an audit entry; commits only if `f` succeeds.
+    pub fn write<T>(
+        &mut self,
+        action: &str,
+        f: impl FnOnce(&Transaction) -> Result<(T, String), ClubError>,
+    ) -> Result<T, ClubError> {
+        let path = self.path.clone();
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(sql(&path))?;
+        let (value, detail) = f(&tx)?;
+        tx.execute(
+            "INSERT INTO audit (at, actor, action, detail) VALUES (datetime('now'), ?1, ?2, ?3)",
+            params![self.actor, action, detail],
+        )
+        .map_err(sql(&path))?;
+        tx.commit().map_err(sql(&path))?;
+        Ok(value)
+    }
+
+    /// The connection, for reading.
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// The audit log, newest last: (time, actor, action, detail).
+    pub fn audit(&self) -> Result<Vec<(String, String, String, String)>, ClubError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT at, actor, action, detail FROM audit ORDER BY id")
+            .map_err(sql(&self.path))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .map_err(sql(&self.path))?;
+        rows.collect::<Result<_, _>>().map_err(sql(&self.path))
+    }
+}
+
+/// Converts a database error inside a transaction.
+pub(crate) fn db(e: rusqlite::Error) -> ClubError {
+    ClubError::Database {
+        path: PathBuf::new(),
+        message: e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_file_gets_the_current_schema_and_reopens() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/club.sqlite");
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(store);
+        assert_eq!(
+            Store::open(&path).unwrap().schema_version().unwrap(),
+            SCHEMA_VERSION
+        );
+    }
+
+    #[test]
+    fn a_newer_file_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("club.sqlite");
+        drop(Store::open(&path).unwrap());
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(conn);
+        let e = Store::open(&path).err().expect("refused");
+        assert!(e.to_string().contains("newer"), "{e}");
+        let conn = Connection::open(&path).unwrap();
+        let v: u32 = conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION + 1);
+    }
+
+    #[test]
+    fn a_file_that_is_not_a_database_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("club.sqlite");
+        std::fs::write(
+            &path,
+            b"this is not a database, just text padded out to a page....",
+        )
+        .unwrap();
+        let e = Store::open(&path).err().expect("refused");
+        assert!(e.to_string().contains("club.sqlite"), "{e}");
+    }
+
+    #[test]
+    fn failed_writes_leave_nothing_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(&dir.path().join("c.sqlite")).unwrap();
+        let r: Result<(), _> = store.write("test", |tx| {
+            tx.execute(
+                "INSERT INTO members (name, created) VALUES ('A', 'now')",
+                [],
+            )
+            .map_err(db)?;
+            Err(ClubError::Refused("changed my mind".into()))
+        });
+        assert!(r.is_err());
+        let n: i64 = store
+            .conn()
+            .query_row("SELECT count(*) FROM members", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 0);
+        assert!(store.audit().unwrap().is_empty());
+    }
+}

@@ -1,0 +1,133 @@
+//! `draughts club` end to end: members through the command line, exit codes, formats, and
+//! several processes writing one database at once.
+
+mod common;
+
+use common::{draughts, stderr, stdout};
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Output;
+
+fn club(db: &Path, args: &[&str]) -> Output {
+    let mut all: Vec<&OsStr> = vec![OsStr::new("club"), OsStr::new("--db"), db.as_os_str()];
+    all.extend(args.iter().map(OsStr::new));
+    draughts(&all)
+}
+
+#[test]
+fn members_from_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let o = club(
+        &db,
+        &[
+            "member",
+            "add",
+            "Ton Sijbrands",
+            "--rating",
+            "international=1650",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "added #1 Ton Sijbrands");
+
+    // Refused by the rules: exit 1; bad input: exit 2; one line saying why.
+    let o = club(&db, &["member", "add", "TON SIJBRANDS"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("exists already"), "{}", stderr(&o));
+    let o = club(&db, &["member", "add", "Baba Sy", "--rating", "chess=1500"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+
+    let csv = dir.path().join("members.csv");
+    std::fs::write(
+        &csv,
+        "name,federation_id,contact,english\nBaba Sy,,b@example.org,1500\nIser Kuperman,KNDB-1,,\n",
+    )
+    .expect("csv");
+    let o = club(
+        &db,
+        &["member", "import", csv.to_str().expect("utf-8 path")],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = club(&db, &["member", "deactivate", "Iser Kuperman"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let o = club(&db, &["member", "list", "--json"]);
+    let list: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let names: Vec<&str> = list
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|m| m["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, ["Baba Sy", "Ton Sijbrands"]);
+    let o = club(&db, &["member", "list", "--all", "--csv"]);
+    let text = stdout(&o);
+    assert!(text.contains("Iser Kuperman,KNDB-1,,no"), "{text}");
+    let o = club(&db, &["member", "list", "--search", "example.org"]);
+    assert!(
+        stdout(&o).contains("Baba Sy") && !stdout(&o).contains("Ton"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Export, then import into a new database: the same members.
+    let o = club(&db, &["member", "export"]);
+    std::fs::write(&csv, &o.stdout).expect("csv");
+    let other = dir.path().join("other.sqlite");
+    let o = club(
+        &other,
+        &["member", "import", csv.to_str().expect("utf-8 path")],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Ids are the database's own; everything else carries over.
+    let members = |db: &Path| {
+        let o = club(db, &["member", "list", "--all", "--json"]);
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        for m in v.as_array_mut().expect("an array") {
+            m.as_object_mut().expect("an object").remove("id");
+        }
+        v
+    };
+    assert_eq!(members(&db), members(&other));
+}
+
+#[test]
+fn concurrent_writers_lose_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    assert!(club(&db, &["member", "list"]).status.success());
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                for i in 0..15 {
+                    let name = format!("Writer {w} member {i}");
+                    let o = club(&db, &["member", "add", &name]);
+                    assert!(o.status.success(), "{name}: {}", stderr(&o));
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().expect("writer thread");
+    }
+    let o = club(&db, &["member", "list", "--json"]);
+    let list: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(list.as_array().expect("an array").len(), 60);
+}
+
+#[test]
+fn a_database_from_a_newer_program_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    std::fs::write(
+        &db,
+        b"not a database at all, but long enough to look like a header....",
+    )
+    .expect("file");
+    let o = club(&db, &["member", "list"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("club.sqlite"), "{}", stderr(&o));
+}
