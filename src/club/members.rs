@@ -73,21 +73,27 @@ fn optional(text: &str) -> Option<String> {
     (!t.is_empty()).then(|| t.to_string())
 }
 
-fn insert(tx: &Transaction, name: &str, fields: &MemberFields) -> Result<i64, ClubError> {
-    let name = check_name(name)?;
-    let exists: Option<i64> = tx
+/// Refuses a name another member (other than `except`) already has, whatever its case.
+fn refuse_taken(tx: &Transaction, name: &str, except: Option<i64>) -> Result<(), ClubError> {
+    let clash: Option<i64> = tx
         .query_row(
-            "SELECT id FROM members WHERE name = ?1 COLLATE NOCASE",
-            [&name],
+            "SELECT id FROM members WHERE name = ?1 COLLATE NOCASE AND id != ?2",
+            params![name, except.unwrap_or(-1)],
             |r| r.get(0),
         )
         .optional()
         .map_err(db)?;
-    if exists.is_some() {
-        return Err(ClubError::Refused(format!(
+    match clash {
+        Some(_) => Err(ClubError::Refused(format!(
             "a member named {name:?} exists already"
-        )));
+        ))),
+        None => Ok(()),
     }
+}
+
+fn insert(tx: &Transaction, name: &str, fields: &MemberFields) -> Result<i64, ClubError> {
+    let name = check_name(name)?;
+    refuse_taken(tx, &name, None)?;
     tx.execute(
         "INSERT INTO members (name, federation_id, contact, created) VALUES (?1, ?2, ?3, datetime('now'))",
         params![
@@ -152,19 +158,7 @@ pub fn edit(store: &mut Store, who: &str, fields: &MemberFields) -> Result<Membe
     let new_name = fields.name.as_deref().map(check_name).transpose()?;
     store.write("member edit", |tx| {
         if let Some(n) = &new_name {
-            let clash: Option<i64> = tx
-                .query_row(
-                    "SELECT id FROM members WHERE name = ?1 COLLATE NOCASE AND id != ?2",
-                    params![n, m.id],
-                    |r| r.get(0),
-                )
-                .optional()
-                .map_err(db)?;
-            if clash.is_some() {
-                return Err(ClubError::Refused(format!(
-                    "a member named {n:?} exists already"
-                )));
-            }
+            refuse_taken(tx, n, Some(m.id))?;
             tx.execute(
                 "UPDATE members SET name = ?1 WHERE id = ?2",
                 params![n, m.id],
