@@ -2,6 +2,8 @@
 //! database shared by the TUI, the command line and the club server.
 
 pub mod members;
+pub mod pairing;
+pub mod rating;
 pub mod store;
 
 pub use store::Store;
