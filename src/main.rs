@@ -2,7 +2,7 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use draughts::clock::TimeControl;
 use draughts::club::members::{self, Member, MemberFields};
-use draughts::club::{self, ClubError, Store};
+use draughts::club::{self, ClubError, Store, tournament};
 use draughts::config::Config;
 use draughts::notation::{move_text, parse_fen};
 use draughts::tablebase::progress::Report;
@@ -106,6 +106,86 @@ enum ClubCommand {
     Member {
         #[command(subcommand)]
         command: MemberCommand,
+    },
+    /// Tournaments: create, enter, pair, results, standings.
+    Tournament {
+        #[command(subcommand)]
+        command: TournamentCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum TournamentCommand {
+    /// Create a tournament.
+    Create {
+        /// Its name.
+        name: String,
+        /// round-robin or double-round-robin.
+        #[arg(long, default_value = "round-robin")]
+        system: String,
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// Time control (the clock syntax, e.g. 80m+1m).
+        #[arg(long)]
+        tc: Option<String>,
+        /// 2-1-0 (FMJD) or 1-0.5-0.
+        #[arg(long, default_value = "2-1-0")]
+        scoring: String,
+        /// Casual: the games do not count for ratings.
+        #[arg(long)]
+        unrated: bool,
+    },
+    /// List tournaments.
+    List {
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a tournament's pairings and results, round by round.
+    Show {
+        /// Name or id.
+        tournament: String,
+        /// Only this round.
+        #[arg(long)]
+        round: Option<u32>,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Enter members (by name or id) before the first round.
+    Enter {
+        /// Name or id.
+        tournament: String,
+        /// Members, by name or id.
+        #[arg(required = true)]
+        members: Vec<String>,
+    },
+    /// Pair the next round (refused while the previous one has missing results).
+    Pair {
+        /// Name or id.
+        tournament: String,
+    },
+    /// Record or correct a result: <white> <result> <black>, result as 2-0, 1-1, 0-2.
+    Result {
+        /// Name or id.
+        tournament: String,
+        /// The round.
+        #[arg(long)]
+        round: u32,
+        /// White's name or id.
+        white: String,
+        /// 2-0, 1-1, 0-2 (or 1-0, 1/2-1/2, 0-1).
+        result: String,
+        /// Black's name or id.
+        black: String,
+    },
+    /// The standings: points, Sonneborn-Berger, wins.
+    Standings {
+        /// Name or id.
+        tournament: String,
+        #[command(flatten)]
+        output: OutputArgs,
     },
 }
 
@@ -497,8 +577,153 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
             }
             MemberCommand::Export => print!("{}", members::export_csv(&store)?),
         },
+        ClubCommand::Tournament { command } => tournament_command(&mut store, command)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn result_text(p: &tournament::Pairing) -> &'static str {
+    match (p.black.as_ref(), p.result) {
+        (None, _) => "bye",
+        (_, Some(tournament::Outcome::WhiteWins)) => "2-0",
+        (_, Some(tournament::Outcome::Draw)) => "1-1",
+        (_, Some(tournament::Outcome::BlackWins)) => "0-2",
+        (_, None) => "-",
+    }
+}
+
+fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<()> {
+    match command {
+        TournamentCommand::Create {
+            name,
+            system,
+            variant,
+            tc,
+            scoring,
+            unrated,
+        } => {
+            let id = tournament::create(
+                store,
+                &name,
+                system.parse()?,
+                variant.parse()?,
+                tc.as_deref(),
+                scoring.parse()?,
+                !unrated,
+            )?;
+            println!("created #{id} {}", name.trim());
+        }
+        TournamentCommand::List { json } => {
+            let list = tournament::list(store)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list)?);
+            } else {
+                for t in list {
+                    println!(
+                        "{:>4}  {}  ({}, {}, {}, {})",
+                        t.id,
+                        t.name,
+                        t.variant.name(),
+                        serde_json::to_value(t.system)?.as_str().unwrap_or(""),
+                        t.time_control.as_deref().unwrap_or("no clock"),
+                        if t.rated { "rated" } else { "unrated" }
+                    );
+                }
+            }
+        }
+        TournamentCommand::Show {
+            tournament: which,
+            round,
+            json,
+        } => {
+            let list = tournament::pairings(store, &which, round)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list)?);
+            } else {
+                let mut current = 0;
+                for p in list {
+                    if p.round != current {
+                        current = p.round;
+                        println!("Round {current}");
+                    }
+                    println!(
+                        "  {:>2}. {} – {}  {}",
+                        p.board,
+                        p.white,
+                        p.black.as_deref().unwrap_or("(bye)"),
+                        result_text(&p)
+                    );
+                }
+            }
+        }
+        TournamentCommand::Enter {
+            tournament: which,
+            members,
+        } => {
+            let n = tournament::enter(store, &which, &members)?;
+            println!("entered {n}");
+        }
+        TournamentCommand::Pair { tournament: which } => {
+            let round = tournament::pair_next(store, &which)?;
+            println!("Round {round}");
+            for p in tournament::pairings(store, &which, Some(round))? {
+                println!(
+                    "  {:>2}. {} – {}",
+                    p.board,
+                    p.white,
+                    p.black.as_deref().unwrap_or("(bye)")
+                );
+            }
+        }
+        TournamentCommand::Result {
+            tournament: which,
+            round,
+            white,
+            result,
+            black,
+        } => {
+            let p =
+                tournament::record_result(store, &which, round, &white, &black, result.parse()?)?;
+            println!(
+                "round {}: {} – {} {}",
+                p.round,
+                p.white,
+                p.black.as_deref().unwrap_or(""),
+                result_text(&p)
+            );
+        }
+        TournamentCommand::Standings {
+            tournament: which,
+            output,
+        } => {
+            let table = tournament::standings(store, &which)?;
+            if output.json {
+                println!("{}", serde_json::to_string_pretty(&table)?);
+            } else if output.csv {
+                let mut w = csv::Writer::from_writer(std::io::stdout());
+                for row in &table {
+                    w.serialize(row)?;
+                }
+                w.flush()?;
+            } else {
+                let width = table
+                    .iter()
+                    .map(|r| r.name.chars().count())
+                    .max()
+                    .unwrap_or(4)
+                    .max(4);
+                let (place, name) = ("#", "name");
+                println!("{place:>3}  {name:<width$}  points  games     SB  wins");
+                for r in table {
+                    println!(
+                        "{:>3}  {:<width$}  {:>6}  {:>5}  {:>5}  {:>4}",
+                        r.place, r.name, r.points, r.played, r.sonneborn_berger, r.wins
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {

@@ -131,3 +131,100 @@ fn a_database_from_a_newer_program_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("club.sqlite"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_round_robin_on_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    for name in ["Ann", "Bob", "Cor", "Dirk", "Eva"] {
+        assert!(club(&db, &["member", "add", name]).status.success());
+    }
+    let ok = |args: &[&str]| {
+        let o = club(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    ok(&["tournament", "create", "Club RR", "--tc", "80m+1m"]);
+    ok(&[
+        "tournament",
+        "enter",
+        "Club RR",
+        "Ann",
+        "Bob",
+        "Cor",
+        "Dirk",
+        "Eva",
+    ]);
+    let round1 = ok(&["tournament", "pair", "Club RR"]);
+    // Berger, 5 players (6 with the bye): 1-6, 2-5, 3-4 → Ann has the bye.
+    assert!(
+        round1.contains("Bob – Eva") && round1.contains("Cor – Dirk"),
+        "{round1}"
+    );
+    assert!(round1.contains("Ann – (bye)"), "{round1}");
+    let o = club(&db, &["tournament", "pair", "Club RR"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "missing results refuse the next round"
+    );
+    assert!(stderr(&o).contains("missing result"), "{}", stderr(&o));
+    ok(&[
+        "tournament",
+        "result",
+        "Club RR",
+        "--round",
+        "1",
+        "Bob",
+        "2-0",
+        "Eva",
+    ]);
+    ok(&[
+        "tournament",
+        "result",
+        "Club RR",
+        "--round",
+        "1",
+        "Cor",
+        "1-1",
+        "Dirk",
+    ]);
+    let o = club(
+        &db,
+        &[
+            "tournament",
+            "result",
+            "Club RR",
+            "--round",
+            "1",
+            "Bob",
+            "3-0",
+            "Eva",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    ok(&["tournament", "pair", "Club RR"]);
+    let table: serde_json::Value =
+        serde_json::from_str(&ok(&["tournament", "standings", "Club RR", "--json"])).expect("JSON");
+    let row = |name: &str| {
+        table
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["name"] == name)
+            .cloned()
+            .expect("a row")
+    };
+    // Round 1: Bob won (2), Cor and Dirk drew (1 each), Ann had a bye (2); round 2 gives Dirk
+    // the bye (2 more).
+    assert_eq!(row("Bob")["points"], 2.0);
+    assert_eq!(row("Cor")["points"], 1.0);
+    assert_eq!(row("Dirk")["points"], 3.0);
+    assert_eq!(row("Ann")["points"], 2.0);
+    assert_eq!(row("Eva")["points"], 0.0);
+    let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);
+    assert!(
+        shown.contains("Eva – Cor") && shown.contains("Ann – Bob"),
+        "{shown}"
+    );
+}

@@ -5,6 +5,7 @@ pub mod members;
 pub mod pairing;
 pub mod rating;
 pub mod store;
+pub mod tournament;
 
 pub use store::Store;
 

@@ -39,6 +39,36 @@ const MIGRATIONS: &[&str] = &[
         action TEXT NOT NULL,
         detail TEXT NOT NULL
     );",
+    // 2: tournaments, their entrants (numbered in entry order) and games (a bye has no Black).
+    "CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        system TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        time_control TEXT,
+        scoring TEXT NOT NULL,
+        rated INTEGER NOT NULL,
+        created TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX tournaments_name ON tournaments (name COLLATE NOCASE);
+    CREATE TABLE entries (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        member_id INTEGER NOT NULL REFERENCES members (id),
+        number INTEGER NOT NULL,
+        withdrawn INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tournament_id, member_id)
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER REFERENCES tournaments (id),
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        white_id INTEGER NOT NULL REFERENCES members (id),
+        black_id INTEGER REFERENCES members (id),
+        result TEXT,
+        pdn TEXT
+    );
+    CREATE UNIQUE INDEX games_board ON games (tournament_id, round, board);",
 ];
 
 /// The schema version this program writes.
@@ -208,6 +238,37 @@ mod tests {
             Store::open(&path).unwrap().schema_version().unwrap(),
             SCHEMA_VERSION
         );
+    }
+
+    #[test]
+    fn an_older_file_is_upgraded_keeping_its_data() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("club.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        conn.execute_batch(MIGRATIONS[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute(
+            "INSERT INTO members (name, created) VALUES ('Old Member', 'then')",
+            [],
+        )
+        .unwrap();
+        drop(conn);
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.schema_version().unwrap(), SCHEMA_VERSION);
+        let name: String = store
+            .conn()
+            .query_row("SELECT name FROM members", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(name, "Old Member");
+        let tables: i64 = store
+            .conn()
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'tournaments'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 1);
     }
 
     #[test]

@@ -1,0 +1,742 @@
+//! Tournaments in the club database: create, enter members, pair rounds, record results,
+//! standings. Round robins (single and double) are paired by the Berger tables.
+
+use super::ClubError;
+use super::members;
+use super::pairing::berger;
+use super::store::{Store, db};
+use crate::variant::Variant;
+use rusqlite::{OptionalExtension, Transaction, params};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::str::FromStr;
+
+/// How a tournament is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum System {
+    /// Everyone plays everyone once (Berger tables).
+    RoundRobin,
+    /// Everyone plays everyone twice, colours reversed.
+    DoubleRoundRobin,
+}
+
+impl System {
+    fn name(self) -> &'static str {
+        match self {
+            System::RoundRobin => "round-robin",
+            System::DoubleRoundRobin => "double-round-robin",
+        }
+    }
+}
+
+impl FromStr for System {
+    type Err = ClubError;
+    fn from_str(s: &str) -> Result<System, ClubError> {
+        match s {
+            "round-robin" | "rr" => Ok(System::RoundRobin),
+            "double-round-robin" | "drr" => Ok(System::DoubleRoundRobin),
+            "swiss" | "keizer" => Err(ClubError::BadInput(format!(
+                "the {s} system is not available yet (round-robin, double-round-robin)"
+            ))),
+            other => Err(ClubError::BadInput(format!(
+                "{other:?} is not a system (round-robin, double-round-robin)"
+            ))),
+        }
+    }
+}
+
+/// Points for a win and a draw (a loss scores nothing).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Scoring {
+    /// Points for a win.
+    pub win: f64,
+    /// Points for a draw.
+    pub draw: f64,
+}
+
+impl FromStr for Scoring {
+    type Err = ClubError;
+    fn from_str(s: &str) -> Result<Scoring, ClubError> {
+        match s {
+            "2-1-0" | "fmjd" => Ok(Scoring {
+                win: 2.0,
+                draw: 1.0,
+            }),
+            "1-0.5-0" | "1-½-0" | "1-1/2-0" => Ok(Scoring {
+                win: 1.0,
+                draw: 0.5,
+            }),
+            other => Err(ClubError::BadInput(format!(
+                "{other:?} is not a scoring (2-1-0 or 1-0.5-0)"
+            ))),
+        }
+    }
+}
+
+impl Scoring {
+    fn name(self) -> &'static str {
+        if self.win == 2.0 { "2-1-0" } else { "1-0.5-0" }
+    }
+}
+
+/// A game's result from White's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Outcome {
+    /// White won.
+    WhiteWins,
+    /// A draw.
+    Draw,
+    /// Black won.
+    BlackWins,
+}
+
+impl FromStr for Outcome {
+    type Err = ClubError;
+    fn from_str(s: &str) -> Result<Outcome, ClubError> {
+        match s {
+            "2-0" | "1-0" => Ok(Outcome::WhiteWins),
+            "1-1" | "1/2-1/2" | "½-½" | "draw" => Ok(Outcome::Draw),
+            "0-2" | "0-1" => Ok(Outcome::BlackWins),
+            other => Err(ClubError::BadInput(format!(
+                "{other:?} is not a result (2-0, 1-1, 0-2, or 1-0, 1/2-1/2, 0-1)"
+            ))),
+        }
+    }
+}
+
+impl Outcome {
+    fn code(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "W",
+            Outcome::Draw => "D",
+            Outcome::BlackWins => "B",
+        }
+    }
+
+    fn from_code(c: &str) -> Option<Outcome> {
+        match c {
+            "W" => Some(Outcome::WhiteWins),
+            "D" => Some(Outcome::Draw),
+            "B" => Some(Outcome::BlackWins),
+            _ => None,
+        }
+    }
+}
+
+/// A tournament's settings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tournament {
+    /// Database id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Pairing system.
+    pub system: System,
+    /// Variant played.
+    #[serde(serialize_with = "variant_name")]
+    pub variant: Variant,
+    /// Time control, as the clock syntax writes it.
+    pub time_control: Option<String>,
+    /// Points per result.
+    pub scoring: Scoring,
+    /// Whether games count for ratings.
+    pub rated: bool,
+}
+
+fn variant_name<S: serde::Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.name())
+}
+
+/// A game of a round.
+#[derive(Clone, Debug, Serialize)]
+pub struct Pairing {
+    /// Database id of the game.
+    pub id: i64,
+    /// Round number (1-based).
+    pub round: u32,
+    /// Board number (1-based).
+    pub board: u32,
+    /// White's name.
+    pub white: String,
+    /// Black's name (`None`: White has the bye).
+    pub black: Option<String>,
+    /// The result, once known.
+    pub result: Option<Outcome>,
+}
+
+/// A line of the standings.
+#[derive(Clone, Debug, Serialize)]
+pub struct Standing {
+    /// Place (equal places share it).
+    pub place: usize,
+    /// Name.
+    pub name: String,
+    /// Points.
+    pub points: f64,
+    /// Games played (byes not counted).
+    pub played: u32,
+    /// Sonneborn-Berger: opponents' points, full for wins and half for draws.
+    pub sonneborn_berger: f64,
+    /// Wins.
+    pub wins: u32,
+}
+
+/// Creates a tournament.
+pub fn create(
+    store: &mut Store,
+    name: &str,
+    system: System,
+    variant: Variant,
+    time_control: Option<&str>,
+    scoring: Scoring,
+    rated: bool,
+) -> Result<i64, ClubError> {
+    let name = name.trim().to_string();
+    if name.is_empty() || name.parse::<i64>().is_ok() {
+        return Err(ClubError::BadInput(format!(
+            "{name:?} is not a usable tournament name"
+        )));
+    }
+    if let Some(tc) = time_control {
+        crate::clock::TimeControl::parse(tc).map_err(|e| ClubError::BadInput(e.to_string()))?;
+    }
+    store.write("tournament create", |tx| {
+        let taken: Option<i64> = tx
+            .query_row(
+                "SELECT id FROM tournaments WHERE name = ?1 COLLATE NOCASE",
+                [&name],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)?;
+        if taken.is_some() {
+            return Err(ClubError::Refused(format!(
+                "a tournament named {name:?} exists already"
+            )));
+        }
+        tx.execute(
+            "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, created)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))",
+            params![
+                name,
+                system.name(),
+                variant.name(),
+                time_control,
+                scoring.name(),
+                rated
+            ],
+        )
+        .map_err(db)?;
+        let id = tx.last_insert_rowid();
+        Ok((id, format!("#{id} {name}")))
+    })
+}
+
+/// Finds a tournament by id or name.
+pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
+    let conn = store.conn();
+    let row = |r: &rusqlite::Row| {
+        Ok((
+            r.get::<_, i64>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+            r.get::<_, String>(3)?,
+            r.get::<_, Option<String>>(4)?,
+            r.get::<_, String>(5)?,
+            r.get::<_, bool>(6)?,
+        ))
+    };
+    let sql = "SELECT id, name, system, variant, time_control, scoring, rated FROM tournaments";
+    let found = match which.trim().parse::<i64>() {
+        Ok(id) => conn
+            .query_row(&format!("{sql} WHERE id = ?1"), [id], row)
+            .optional(),
+        Err(_) => conn
+            .query_row(
+                &format!("{sql} WHERE name = ?1 COLLATE NOCASE"),
+                [which.trim()],
+                row,
+            )
+            .optional(),
+    }
+    .map_err(db)?;
+    let (id, name, system, variant, time_control, scoring, rated) =
+        found.ok_or_else(|| ClubError::BadInput(format!("no tournament {which:?}")))?;
+    Ok(Tournament {
+        id,
+        name,
+        system: system.parse()?,
+        variant: variant
+            .parse()
+            .map_err(|_| ClubError::BadInput(format!("stored variant {variant:?}")))?,
+        time_control,
+        scoring: scoring.parse()?,
+        rated,
+    })
+}
+
+/// All tournaments, newest first.
+pub fn list(store: &Store) -> Result<Vec<Tournament>, ClubError> {
+    let ids: Vec<i64> = {
+        let mut stmt = store
+            .conn()
+            .prepare("SELECT id FROM tournaments ORDER BY id DESC")
+            .map_err(db)?;
+        let rows = stmt.query_map([], |r| r.get(0)).map_err(db)?;
+        rows.collect::<Result<_, _>>().map_err(db)?
+    };
+    ids.iter().map(|id| find(store, &id.to_string())).collect()
+}
+
+fn rounds_paired(tx: &rusqlite::Connection, t: i64) -> Result<u32, ClubError> {
+    tx.query_row(
+        "SELECT coalesce(max(round), 0) FROM games WHERE tournament_id = ?1",
+        [t],
+        |r| r.get(0),
+    )
+    .map_err(db)
+}
+
+/// Enters members (by name or id) into a tournament that has not started.
+pub fn enter(store: &mut Store, which: &str, who: &[String]) -> Result<usize, ClubError> {
+    let t = find(store, which)?;
+    let people = who
+        .iter()
+        .map(|w| members::find(store, w))
+        .collect::<Result<Vec<_>, _>>()?;
+    store.write("tournament enter", |tx| {
+        if t.system != System::DoubleRoundRobin && t.system != System::RoundRobin {
+            unreachable!("only round robins exist so far");
+        }
+        if rounds_paired(tx, t.id)? > 0 {
+            return Err(ClubError::Refused(format!(
+                "{} has started: a round robin takes no late entries",
+                t.name
+            )));
+        }
+        for m in &people {
+            if !m.active {
+                return Err(ClubError::Refused(format!("{} is inactive", m.name)));
+            }
+            let n = tx
+                .execute(
+                    "INSERT OR IGNORE INTO entries (tournament_id, member_id, number)
+                     VALUES (?1, ?2, (SELECT coalesce(max(number), 0) + 1 FROM entries WHERE tournament_id = ?1))",
+                    params![t.id, m.id],
+                )
+                .map_err(db)?;
+            if n == 0 {
+                return Err(ClubError::Refused(format!("{} is entered already", m.name)));
+            }
+        }
+        let names: Vec<&str> = people.iter().map(|m| m.name.as_str()).collect();
+        Ok((people.len(), format!("{}: {}", t.name, names.join(", "))))
+    })
+}
+
+/// The entrants' member ids and names in entry order (their Berger numbers).
+fn entrants(tx: &rusqlite::Connection, t: i64) -> Result<Vec<(i64, String)>, ClubError> {
+    let mut stmt = tx
+        .prepare(
+            "SELECT m.id, m.name FROM entries e JOIN members m ON m.id = e.member_id
+             WHERE e.tournament_id = ?1 ORDER BY e.number",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([t], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
+fn missing_results(tx: &Transaction, t: i64, round: u32) -> Result<u32, ClubError> {
+    tx.query_row(
+        "SELECT count(*) FROM games WHERE tournament_id = ?1 AND round = ?2
+         AND black_id IS NOT NULL AND result IS NULL",
+        params![t, round],
+        |r| r.get(0),
+    )
+    .map_err(db)
+}
+
+/// Pairs the next round; refused while the previous round has missing results or when every
+/// round is paired. Returns the round number.
+pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
+    let t = find(store, which)?;
+    store.write("tournament pair", |tx| {
+        let players = entrants(tx, t.id)?;
+        if players.len() < 2 {
+            return Err(ClubError::Refused(format!(
+                "{} needs at least two players",
+                t.name
+            )));
+        }
+        let table = berger(players.len(), t.system == System::DoubleRoundRobin);
+        let done = rounds_paired(tx, t.id)?;
+        if done as usize >= table.len() {
+            return Err(ClubError::Refused(format!(
+                "all {} rounds of {} are paired",
+                table.len(),
+                t.name
+            )));
+        }
+        if done > 0 {
+            let missing = missing_results(tx, t.id, done)?;
+            if missing > 0 {
+                return Err(ClubError::Refused(format!(
+                    "round {done} of {} has {missing} missing result(s)",
+                    t.name
+                )));
+            }
+        }
+        let round = done + 1;
+        let r = &table[done as usize];
+        let id = |n: usize| players[n - 1].0;
+        for (b, board) in r.boards.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO games (tournament_id, round, board, white_id, black_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![t.id, round, b as u32 + 1, id(board.white), id(board.black)],
+            )
+            .map_err(db)?;
+        }
+        if let Some(p) = r.bye {
+            tx.execute(
+                "INSERT INTO games (tournament_id, round, board, white_id, black_id, result)
+                 VALUES (?1, ?2, ?3, ?4, NULL, 'bye')",
+                params![t.id, round, r.boards.len() as u32 + 1, id(p)],
+            )
+            .map_err(db)?;
+        }
+        Ok((round, format!("{} round {round}", t.name)))
+    })
+}
+
+/// The pairings of one round (or all rounds with `None`).
+pub fn pairings(store: &Store, which: &str, round: Option<u32>) -> Result<Vec<Pairing>, ClubError> {
+    let t = find(store, which)?;
+    let mut stmt = store
+        .conn()
+        .prepare(
+            "SELECT g.id, g.round, g.board, w.name, b.name, g.result
+             FROM games g JOIN members w ON w.id = g.white_id LEFT JOIN members b ON b.id = g.black_id
+             WHERE g.tournament_id = ?1 AND (?2 IS NULL OR g.round = ?2)
+             ORDER BY g.round, g.board",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map(params![t.id, round], |r| {
+            Ok(Pairing {
+                id: r.get(0)?,
+                round: r.get(1)?,
+                board: r.get(2)?,
+                white: r.get(3)?,
+                black: r.get(4)?,
+                result: r
+                    .get::<_, Option<String>>(5)?
+                    .as_deref()
+                    .and_then(Outcome::from_code),
+            })
+        })
+        .map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
+/// Records (or corrects) the result of the game between `white` and `black` in a round.
+pub fn record_result(
+    store: &mut Store,
+    which: &str,
+    round: u32,
+    white: &str,
+    black: &str,
+    outcome: Outcome,
+) -> Result<Pairing, ClubError> {
+    let t = find(store, which)?;
+    let w = members::find(store, white)?;
+    let b = members::find(store, black)?;
+    let id = store.write("tournament result", |tx| {
+        let game: Option<(i64, Option<String>)> = tx
+            .query_row(
+                "SELECT id, result FROM games WHERE tournament_id = ?1 AND round = ?2
+                 AND white_id = ?3 AND black_id = ?4",
+                params![t.id, round, w.id, b.id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(db)?;
+        let Some((id, before)) = game else {
+            return Err(ClubError::Refused(format!(
+                "{} – {} is not a game of round {round} of {} (White first)",
+                w.name, b.name, t.name
+            )));
+        };
+        tx.execute(
+            "UPDATE games SET result = ?1 WHERE id = ?2",
+            params![outcome.code(), id],
+        )
+        .map_err(db)?;
+        let what = match before {
+            Some(old) => format!("corrected from {old}"),
+            None => "recorded".into(),
+        };
+        Ok((
+            id,
+            format!(
+                "{} round {round}: {} – {} {} ({what})",
+                t.name,
+                w.name,
+                b.name,
+                outcome.code()
+            ),
+        ))
+    })?;
+    pairings(store, which, Some(round))?
+        .into_iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| ClubError::BadInput("the game vanished".into()))
+}
+
+/// The standings: points, then Sonneborn-Berger, then wins; equal on all three share a place.
+pub fn standings(store: &Store, which: &str) -> Result<Vec<Standing>, ClubError> {
+    let t = find(store, which)?;
+    let games = pairings(store, which, None)?;
+    let names: Vec<String> = entrants(store.conn(), t.id)?
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect();
+    let s = t.scoring;
+    let mut points: BTreeMap<&str, f64> = names.iter().map(|n| (n.as_str(), 0.0)).collect();
+    let mut played: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut wins: BTreeMap<&str, u32> = BTreeMap::new();
+    // (player, opponent, fraction of the opponent's points earned) for Sonneborn-Berger.
+    let mut results: Vec<(&str, &str, f64)> = Vec::new();
+    for g in &games {
+        let Some(black) = g.black.as_deref() else {
+            // A bye scores as a win (FMJD), without an opponent for the tie-break.
+            *points.entry(&g.white).or_default() += s.win;
+            continue;
+        };
+        let Some(o) = g.result else { continue };
+        let (w, b) = match o {
+            Outcome::WhiteWins => (1.0, 0.0),
+            Outcome::Draw => (0.5, 0.5),
+            Outcome::BlackWins => (0.0, 1.0),
+        };
+        for (me, them, frac) in [(g.white.as_str(), black, w), (black, g.white.as_str(), b)] {
+            *points.entry(me).or_default() += if frac == 1.0 {
+                s.win
+            } else if frac == 0.5 {
+                s.draw
+            } else {
+                0.0
+            };
+            *played.entry(me).or_default() += 1;
+            if frac == 1.0 {
+                *wins.entry(me).or_default() += 1;
+            }
+            results.push((me, them, frac));
+        }
+    }
+    let mut sb: BTreeMap<&str, f64> = BTreeMap::new();
+    for (me, them, frac) in &results {
+        *sb.entry(me).or_default() += frac * points.get(them).copied().unwrap_or(0.0);
+    }
+    let mut table: Vec<Standing> = names
+        .iter()
+        .map(|n| Standing {
+            place: 0,
+            name: n.clone(),
+            points: points[n.as_str()],
+            played: played.get(n.as_str()).copied().unwrap_or(0),
+            sonneborn_berger: sb.get(n.as_str()).copied().unwrap_or(0.0),
+            wins: wins.get(n.as_str()).copied().unwrap_or(0),
+        })
+        .collect();
+    let key = |s: &Standing| (s.points, s.sonneborn_berger, s.wins);
+    table.sort_by(|a, b| {
+        key(b)
+            .partial_cmp(&key(a))
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    for i in 0..table.len() {
+        table[i].place = if i > 0 && key(&table[i]) == key(&table[i - 1]) {
+            table[i - 1].place
+        } else {
+            i + 1
+        };
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::club::members::{MemberFields, add};
+
+    fn club(players: &[&str]) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("club.sqlite")).unwrap();
+        for p in players {
+            add(&mut s, p, &MemberFields::default()).unwrap();
+        }
+        (dir, s)
+    }
+
+    #[test]
+    fn a_round_robin_from_entry_to_standings() {
+        let (_d, mut s) = club(&["Ann", "Bob", "Cor", "Dirk"]);
+        let fmjd: Scoring = "2-1-0".parse().unwrap();
+        create(
+            &mut s,
+            "Autumn",
+            System::RoundRobin,
+            Variant::International,
+            Some("80m+1m"),
+            fmjd,
+            true,
+        )
+        .unwrap();
+        let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        assert_eq!(enter(&mut s, "Autumn", &who).unwrap(), 4);
+        assert_eq!(pair_next(&mut s, "Autumn").unwrap(), 1);
+        // Berger round 1 for 4: 1-4, 2-3.
+        let r1 = pairings(&s, "Autumn", Some(1)).unwrap();
+        let boards: Vec<(&str, Option<&str>)> = r1
+            .iter()
+            .map(|p| (p.white.as_str(), p.black.as_deref()))
+            .collect();
+        assert_eq!(boards, [("Ann", Some("Dirk")), ("Bob", Some("Cor"))]);
+        // No late entries, and no next round while results are missing.
+        assert!(matches!(
+            enter(&mut s, "Autumn", &["Ann".into()]),
+            Err(ClubError::Refused(_))
+        ));
+        assert!(matches!(
+            pair_next(&mut s, "Autumn"),
+            Err(ClubError::Refused(_))
+        ));
+        record_result(&mut s, "Autumn", 1, "Ann", "Dirk", Outcome::WhiteWins).unwrap();
+        record_result(&mut s, "Autumn", 1, "Bob", "Cor", Outcome::Draw).unwrap();
+        assert!(matches!(
+            record_result(&mut s, "Autumn", 1, "Dirk", "Ann", Outcome::Draw),
+            Err(ClubError::Refused(_))
+        ));
+        pair_next(&mut s, "Autumn").unwrap();
+        // Round 2: 4-3, 1-2.
+        record_result(&mut s, "Autumn", 2, "Dirk", "Cor", Outcome::BlackWins).unwrap();
+        record_result(&mut s, "Autumn", 2, "Ann", "Bob", Outcome::Draw).unwrap();
+        pair_next(&mut s, "Autumn").unwrap();
+        // Round 3: 2-4, 3-1.
+        record_result(&mut s, "Autumn", 3, "Bob", "Dirk", Outcome::WhiteWins).unwrap();
+        record_result(&mut s, "Autumn", 3, "Cor", "Ann", Outcome::Draw).unwrap();
+        assert!(matches!(
+            pair_next(&mut s, "Autumn"),
+            Err(ClubError::Refused(_))
+        ));
+        // By hand: Ann 2+1+1 = 4, Bob 1+1+2 = 4, Cor 1+2+1 = 4, Dirk 0.
+        // SB: Ann = 1·0(Dirk) + ½·4(Bob) + ½·4(Cor) = 4; Bob = ½·4 + ½·4 + 1·0 = 4;
+        // Cor = ½·4(Bob) + 1·0(Dirk) + ½·4(Ann) = 4; all equal: wins 1 each: a three-way tie.
+        let table = standings(&s, "Autumn").unwrap();
+        let rows: Vec<(usize, &str, f64, f64)> = table
+            .iter()
+            .map(|r| (r.place, r.name.as_str(), r.points, r.sonneborn_berger))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (1, "Ann", 4.0, 4.0),
+                (1, "Bob", 4.0, 4.0),
+                (1, "Cor", 4.0, 4.0),
+                (4, "Dirk", 0.0, 0.0)
+            ]
+        );
+        // A correction changes the standings.
+        record_result(&mut s, "Autumn", 3, "Cor", "Ann", Outcome::WhiteWins).unwrap();
+        let table = standings(&s, "Autumn").unwrap();
+        assert_eq!((table[0].name.as_str(), table[0].points), ("Cor", 5.0));
+        let audit = s.audit().unwrap();
+        assert!(audit.last().unwrap().3.contains("corrected from D"));
+    }
+
+    #[test]
+    fn odd_fields_get_byes_scored_as_wins() {
+        let (_d, mut s) = club(&["A1", "B2", "C3"]);
+        create(
+            &mut s,
+            "Three",
+            System::DoubleRoundRobin,
+            Variant::English,
+            None,
+            "1-0.5-0".parse().unwrap(),
+            false,
+        )
+        .unwrap();
+        enter(&mut s, "Three", &["A1".into(), "B2".into(), "C3".into()]).unwrap();
+        pair_next(&mut s, "Three").unwrap();
+        let r1 = pairings(&s, "Three", Some(1)).unwrap();
+        assert_eq!(r1.len(), 2);
+        let bye = r1.iter().find(|p| p.black.is_none()).expect("a bye");
+        let game = r1.iter().find(|p| p.black.is_some()).expect("a game");
+        record_result(
+            &mut s,
+            "Three",
+            1,
+            &game.white,
+            game.black.as_deref().unwrap(),
+            Outcome::Draw,
+        )
+        .unwrap();
+        let table = standings(&s, "Three").unwrap();
+        let bye_row = table.iter().find(|r| r.name == bye.white).unwrap();
+        assert_eq!((bye_row.points, bye_row.played), (1.0, 0));
+    }
+
+    #[test]
+    fn bad_settings_are_refused() {
+        let (_d, mut s) = club(&[]);
+        assert!("swiss".parse::<System>().is_err());
+        assert!("3-1-0".parse::<Scoring>().is_err());
+        assert!("2:0".parse::<Outcome>().is_err());
+        let fmjd: Scoring = "2-1-0".parse().unwrap();
+        assert!(
+            create(
+                &mut s,
+                "X",
+                System::RoundRobin,
+                Variant::Frisian,
+                Some("soon"),
+                fmjd,
+                true
+            )
+            .is_err()
+        );
+        create(
+            &mut s,
+            "X",
+            System::RoundRobin,
+            Variant::Frisian,
+            None,
+            fmjd,
+            true,
+        )
+        .unwrap();
+        assert!(matches!(
+            create(
+                &mut s,
+                "x",
+                System::RoundRobin,
+                Variant::Frisian,
+                None,
+                fmjd,
+                true
+            ),
+            Err(ClubError::Refused(_))
+        ));
+        assert!(matches!(pair_next(&mut s, "X"), Err(ClubError::Refused(_))));
+        assert!(matches!(find(&s, "Y"), Err(ClubError::BadInput(_))));
+    }
+}
