@@ -112,6 +112,35 @@ enum ClubCommand {
         #[command(subcommand)]
         command: TournamentCommand,
     },
+    /// Ratings (Elo per variant, from the rated tournaments' results).
+    Rating {
+        #[command(subcommand)]
+        command: RatingCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum RatingCommand {
+    /// Active members by rating.
+    List {
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// A member's rated games with the rating before and after each round.
+    History {
+        /// Name or id.
+        member: String,
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Subcommand)]
@@ -578,8 +607,62 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
             MemberCommand::Export => print!("{}", members::export_csv(&store)?),
         },
         ClubCommand::Tournament { command } => tournament_command(&mut store, command)?,
+        ClubCommand::Rating { command } => rating_command(&store, command)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn rating_command(store: &Store, command: RatingCommand) -> Result<()> {
+    match command {
+        RatingCommand::List { variant, json } => {
+            let v: Variant = variant.parse()?;
+            let mut list: Vec<(String, f64)> = members::list(store, false, None)?
+                .into_iter()
+                .map(|m| {
+                    let r = m.ratings.get(v.name()).copied();
+                    (m.name, r.unwrap_or(club::ratings::DEFAULT_RATING))
+                })
+                .collect();
+            list.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            if json {
+                let rows: Vec<serde_json::Value> = list
+                    .iter()
+                    .map(|(n, r)| serde_json::json!({ "name": n, "rating": r }))
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else {
+                for (i, (name, r)) in list.iter().enumerate() {
+                    println!("{:>3}  {r:>6.0}  {name}", i + 1);
+                }
+            }
+        }
+        RatingCommand::History {
+            member,
+            variant,
+            json,
+        } => {
+            let v: Variant = variant.parse()?;
+            let m = members::find(store, &member)?;
+            let h = club::ratings::history(store, m.id, v)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&h)?);
+            } else {
+                for e in h {
+                    println!(
+                        "{} round {}: {} vs {}  {:.0} → {:.0} ({:+.1})",
+                        e.tournament,
+                        e.round,
+                        e.score,
+                        e.opponent,
+                        e.before,
+                        e.after,
+                        e.after - e.before
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn result_text(p: &tournament::Pairing) -> &'static str {

@@ -198,6 +198,20 @@ fn a_round_robin_on_the_command_line() {
     assert_eq!(row("Dirk")["points"], 3.0);
     assert_eq!(row("Ann")["points"], 2.0);
     assert_eq!(row("Eva")["points"], 0.0);
+    // Ratings follow the rated results: everyone starts at 1200, Bob beat Eva.
+    let history: serde_json::Value =
+        serde_json::from_str(&ok(&["rating", "history", "Bob", "--json"])).expect("JSON");
+    let h = &history.as_array().expect("entries")[0];
+    assert_eq!(
+        (h["opponent"].as_str(), h["before"].as_f64()),
+        (Some("Eva"), Some(1200.0))
+    );
+    assert_eq!(h["after"].as_f64(), Some(1220.0));
+    let list = ok(&["rating", "list"]);
+    assert!(
+        list.lines().next().is_some_and(|l| l.contains("Bob")),
+        "{list}"
+    );
     let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);
     assert!(
         shown.contains("Eva – Cor") && shown.contains("Ann – Bob"),

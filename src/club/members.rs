@@ -108,14 +108,17 @@ fn insert(tx: &Transaction, name: &str, fields: &MemberFields) -> Result<i64, Cl
     Ok(id)
 }
 
+/// Sets starting ratings (what the organiser knows: a federation rating) and re-runs the
+/// variant's rated games on top of them.
 fn set_ratings(tx: &Transaction, id: i64, ratings: &[(Variant, f64)]) -> Result<(), ClubError> {
     for (v, r) in ratings {
         tx.execute(
-            "INSERT INTO ratings (member_id, variant, rating) VALUES (?1, ?2, ?3)
-             ON CONFLICT (member_id, variant) DO UPDATE SET rating = excluded.rating",
+            "INSERT INTO ratings (member_id, variant, rating, base) VALUES (?1, ?2, ?3, ?3)
+             ON CONFLICT (member_id, variant) DO UPDATE SET base = excluded.base",
             params![id, v.name(), r],
         )
         .map_err(db)?;
+        super::ratings::recompute(tx, *v, &super::rating::KFactors::default())?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 pub mod members;
 pub mod pairing;
 pub mod rating;
+pub mod ratings;
 pub mod store;
 pub mod tournament;
 

@@ -69,6 +69,17 @@ const MIGRATIONS: &[&str] = &[
         pdn TEXT
     );
     CREATE UNIQUE INDEX games_board ON games (tournament_id, round, board);",
+    // 3: ratings keep the organiser's starting value apart from the computed one, and a history.
+    "ALTER TABLE ratings ADD COLUMN base REAL;
+    UPDATE ratings SET base = rating;
+    CREATE TABLE rating_history (
+        id INTEGER PRIMARY KEY,
+        member_id INTEGER NOT NULL REFERENCES members (id),
+        variant TEXT NOT NULL,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        before REAL NOT NULL,
+        after REAL NOT NULL
+    );",
 ];
 
 /// The schema version this program writes.

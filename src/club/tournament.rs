@@ -475,6 +475,9 @@ pub fn record_result(
             params![outcome.code(), id],
         )
         .map_err(db)?;
+        if t.rated {
+            super::ratings::recompute(tx, t.variant, &super::rating::KFactors::default())?;
+        }
         let what = match before {
             Some(old) => format!("corrected from {old}"),
             None => "recorded".into(),
