@@ -2,7 +2,8 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use draughts::clock::TimeControl;
 use draughts::club::members::{self, Member, MemberFields};
-use draughts::club::{self, ClubError, Store, tournament};
+use draughts::club::tournament::{self, NewTournament};
+use draughts::club::{self, ClubError, Store};
 use draughts::config::Config;
 use draughts::notation::{move_text, parse_fen};
 use draughts::tablebase::progress::Report;
@@ -164,6 +165,10 @@ enum TournamentCommand {
         /// Casual: the games do not count for ratings.
         #[arg(long)]
         unrated: bool,
+        /// Tie-breaks after points, in order: sb, buchholz, buchholz-cut1, median-buchholz,
+        /// wins, direct, aro, performance.
+        #[arg(long, default_value = "sb,wins")]
+        tiebreaks: String,
     },
     /// List tournaments.
     List {
@@ -209,7 +214,7 @@ enum TournamentCommand {
         /// Black's name or id.
         black: String,
     },
-    /// The standings: points, Sonneborn-Berger, wins.
+    /// The standings: points, then the tournament's tie-breaks.
     Standings {
         /// Name or id.
         tournament: String,
@@ -684,15 +689,19 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
             tc,
             scoring,
             unrated,
+            tiebreaks,
         } => {
             let id = tournament::create(
                 store,
-                &name,
-                system.parse()?,
-                variant.parse()?,
-                tc.as_deref(),
-                scoring.parse()?,
-                !unrated,
+                &NewTournament {
+                    name: &name,
+                    system: system.parse()?,
+                    variant: variant.parse()?,
+                    time_control: tc.as_deref(),
+                    scoring: scoring.parse()?,
+                    rated: !unrated,
+                    tiebreaks: tournament::parse_tiebreaks(&tiebreaks)?,
+                },
             )?;
             println!("created #{id} {}", name.trim());
         }
@@ -779,13 +788,39 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
             tournament: which,
             output,
         } => {
+            let t = tournament::find(store, &which)?;
             let table = tournament::standings(store, &which)?;
+            let names: Vec<&str> = t.tiebreaks.iter().map(|b| b.name()).collect();
             if output.json {
-                println!("{}", serde_json::to_string_pretty(&table)?);
+                let rows: Vec<serde_json::Value> = table
+                    .iter()
+                    .map(|r| {
+                        let breaks: serde_json::Map<String, serde_json::Value> = names
+                            .iter()
+                            .zip(&r.tiebreaks)
+                            .map(|(n, v)| (n.to_string(), serde_json::json!(v)))
+                            .collect();
+                        serde_json::json!({
+                            "place": r.place, "name": r.name, "points": r.points,
+                            "games": r.played, "tiebreaks": breaks,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
             } else if output.csv {
                 let mut w = csv::Writer::from_writer(std::io::stdout());
-                for row in &table {
-                    w.serialize(row)?;
+                let mut header = vec!["place", "name", "points", "games"];
+                header.extend(&names);
+                w.write_record(&header)?;
+                for r in &table {
+                    let mut row = vec![
+                        r.place.to_string(),
+                        r.name.clone(),
+                        r.points.to_string(),
+                        r.played.to_string(),
+                    ];
+                    row.extend(r.tiebreaks.iter().map(f64::to_string));
+                    w.write_record(&row)?;
                 }
                 w.flush()?;
             } else {
@@ -796,11 +831,13 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
                     .unwrap_or(4)
                     .max(4);
                 let (place, name) = ("#", "name");
-                println!("{place:>3}  {name:<width$}  points  games     SB  wins");
+                let heads: String = names.iter().map(|n| format!("  {n:>8}")).collect();
+                println!("{place:>3}  {name:<width$}  points  games{heads}");
                 for r in table {
+                    let values: String = r.tiebreaks.iter().map(|v| format!("  {v:>8}")).collect();
                     println!(
-                        "{:>3}  {:<width$}  {:>6}  {:>5}  {:>5}  {:>4}",
-                        r.place, r.name, r.points, r.played, r.sonneborn_berger, r.wins
+                        "{:>3}  {:<width$}  {:>6}  {:>5}{values}",
+                        r.place, r.name, r.points, r.played
                     );
                 }
             }

@@ -144,7 +144,21 @@ fn a_round_robin_on_the_command_line() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         stdout(&o)
     };
-    ok(&["tournament", "create", "Club RR", "--tc", "80m+1m"]);
+    let o = club(
+        &db,
+        &["tournament", "create", "X", "--tiebreaks", "sb,coin-toss"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("coin-toss"), "{}", stderr(&o));
+    ok(&[
+        "tournament",
+        "create",
+        "Club RR",
+        "--tc",
+        "80m+1m",
+        "--tiebreaks",
+        "sb,buchholz,wins",
+    ]);
     ok(&[
         "tournament",
         "enter",
@@ -211,6 +225,11 @@ fn a_round_robin_on_the_command_line() {
     assert!(
         list.lines().next().is_some_and(|l| l.contains("Bob")),
         "{list}"
+    );
+    let csv = ok(&["tournament", "standings", "Club RR", "--csv"]);
+    assert_eq!(
+        csv.lines().next(),
+        Some("place,name,points,games,sb,buchholz,wins")
     );
     let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);
     assert!(

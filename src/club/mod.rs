@@ -6,6 +6,7 @@ pub mod pairing;
 pub mod rating;
 pub mod ratings;
 pub mod store;
+pub mod tiebreak;
 pub mod tournament;
 
 pub use store::Store;

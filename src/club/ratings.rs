@@ -181,7 +181,8 @@ mod tests {
     use super::*;
     use crate::club::members::{self, MemberFields, parse_rating};
     use crate::club::rating::expected;
-    use crate::club::tournament::{self, Outcome, System};
+    use crate::club::tiebreak::TieBreak;
+    use crate::club::tournament::{self, NewTournament, Outcome, System};
 
     #[test]
     fn results_move_ratings_and_corrections_rerun_them() {
@@ -195,12 +196,15 @@ mod tests {
         members::add(&mut s, "Weak", &with("international=1400")).unwrap();
         tournament::create(
             &mut s,
-            "T",
-            System::DoubleRoundRobin,
-            Variant::International,
-            None,
-            "2-1-0".parse().unwrap(),
-            true,
+            &NewTournament {
+                name: "T",
+                system: System::DoubleRoundRobin,
+                variant: Variant::International,
+                time_control: None,
+                scoring: "2-1-0".parse().unwrap(),
+                rated: true,
+                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            },
         )
         .unwrap();
         tournament::enter(&mut s, "T", &["Strong".into(), "Weak".into()]).unwrap();

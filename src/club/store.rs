@@ -80,6 +80,8 @@ const MIGRATIONS: &[&str] = &[
         before REAL NOT NULL,
         after REAL NOT NULL
     );",
+    // 4: each tournament's tie-break order.
+    "ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT 'sb,wins';",
 ];
 
 /// The schema version this program writes.

@@ -5,6 +5,7 @@ use super::ClubError;
 use super::members;
 use super::pairing::berger;
 use super::store::{Store, db};
+use super::tiebreak::{Game as TbGame, Results, TieBreak};
 use crate::variant::Variant;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
@@ -142,6 +143,21 @@ pub struct Tournament {
     pub scoring: Scoring,
     /// Whether games count for ratings.
     pub rated: bool,
+    /// Tie-breaks after points, in order.
+    #[serde(serialize_with = "tiebreak_names")]
+    pub tiebreaks: Vec<TieBreak>,
+}
+
+fn tiebreak_names<S: serde::Serializer>(v: &[TieBreak], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|t| t.name()))
+}
+
+/// Reads a comma-separated tie-break list (`sb,wins`).
+pub fn parse_tiebreaks(text: &str) -> Result<Vec<TieBreak>, ClubError> {
+    text.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(str::parse)
+        .collect()
 }
 
 fn variant_name<S: serde::Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {
@@ -176,22 +192,40 @@ pub struct Standing {
     pub points: f64,
     /// Games played (byes not counted).
     pub played: u32,
-    /// Sonneborn-Berger: opponents' points, full for wins and half for draws.
-    pub sonneborn_berger: f64,
-    /// Wins.
-    pub wins: u32,
+    /// The tournament's tie-breaks, in its order.
+    pub tiebreaks: Vec<f64>,
+}
+
+/// A tournament to create.
+#[derive(Clone, Debug)]
+pub struct NewTournament<'a> {
+    /// Its name (unique in the club).
+    pub name: &'a str,
+    /// Pairing system.
+    pub system: System,
+    /// Variant.
+    pub variant: Variant,
+    /// Time control in the clock syntax.
+    pub time_control: Option<&'a str>,
+    /// Points per result.
+    pub scoring: Scoring,
+    /// Whether games count for ratings.
+    pub rated: bool,
+    /// Tie-breaks after points, in order.
+    pub tiebreaks: Vec<TieBreak>,
 }
 
 /// Creates a tournament.
-pub fn create(
-    store: &mut Store,
-    name: &str,
-    system: System,
-    variant: Variant,
-    time_control: Option<&str>,
-    scoring: Scoring,
-    rated: bool,
-) -> Result<i64, ClubError> {
+pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> {
+    let NewTournament {
+        name,
+        system,
+        variant,
+        time_control,
+        scoring,
+        rated,
+        ref tiebreaks,
+    } = *new;
     let name = name.trim().to_string();
     if name.is_empty() || name.parse::<i64>().is_ok() {
         return Err(ClubError::BadInput(format!(
@@ -216,15 +250,16 @@ pub fn create(
             )));
         }
         tx.execute(
-            "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))",
+            "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, created)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, datetime('now'))",
             params![
                 name,
                 system.name(),
                 variant.name(),
                 time_control,
                 scoring.name(),
-                rated
+                rated,
+                tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
             ],
         )
         .map_err(db)?;
@@ -245,9 +280,10 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
             r.get::<_, Option<String>>(4)?,
             r.get::<_, String>(5)?,
             r.get::<_, bool>(6)?,
+            r.get::<_, String>(7)?,
         ))
     };
-    let sql = "SELECT id, name, system, variant, time_control, scoring, rated FROM tournaments";
+    let sql = "SELECT id, name, system, variant, time_control, scoring, rated, tiebreaks FROM tournaments";
     let found = match which.trim().parse::<i64>() {
         Ok(id) => conn
             .query_row(&format!("{sql} WHERE id = ?1"), [id], row)
@@ -261,7 +297,7 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
             .optional(),
     }
     .map_err(db)?;
-    let (id, name, system, variant, time_control, scoring, rated) =
+    let (id, name, system, variant, time_control, scoring, rated, tiebreaks) =
         found.ok_or_else(|| ClubError::BadInput(format!("no tournament {which:?}")))?;
     Ok(Tournament {
         id,
@@ -273,6 +309,7 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
         time_control,
         scoring: scoring.parse()?,
         rated,
+        tiebreaks: parse_tiebreaks(&tiebreaks)?,
     })
 }
 
@@ -499,63 +536,75 @@ pub fn record_result(
         .ok_or_else(|| ClubError::BadInput("the game vanished".into()))
 }
 
-/// The standings: points, then Sonneborn-Berger, then wins; equal on all three share a place.
+/// The standings: points, then the tournament's tie-breaks in order; players equal on all of
+/// them share a place.
 pub fn standings(store: &Store, which: &str) -> Result<Vec<Standing>, ClubError> {
     let t = find(store, which)?;
     let games = pairings(store, which, None)?;
-    let names: Vec<String> = entrants(store.conn(), t.id)?
-        .into_iter()
-        .map(|(_, n)| n)
-        .collect();
-    let s = t.scoring;
-    let mut points: BTreeMap<&str, f64> = names.iter().map(|n| (n.as_str(), 0.0)).collect();
-    let mut played: BTreeMap<&str, u32> = BTreeMap::new();
-    let mut wins: BTreeMap<&str, u32> = BTreeMap::new();
-    // (player, opponent, fraction of the opponent's points earned) for Sonneborn-Berger.
-    let mut results: Vec<(&str, &str, f64)> = Vec::new();
-    for g in &games {
-        let Some(black) = g.black.as_deref() else {
-            // A bye scores as a win (FMJD), without an opponent for the tie-break.
-            *points.entry(&g.white).or_default() += s.win;
-            continue;
-        };
-        let Some(o) = g.result else { continue };
-        let (w, b) = match o {
-            Outcome::WhiteWins => (1.0, 0.0),
-            Outcome::Draw => (0.5, 0.5),
-            Outcome::BlackWins => (0.0, 1.0),
-        };
-        for (me, them, frac) in [(g.white.as_str(), black, w), (black, g.white.as_str(), b)] {
-            *points.entry(me).or_default() += if frac == 1.0 {
-                s.win
-            } else if frac == 0.5 {
-                s.draw
-            } else {
-                0.0
-            };
-            *played.entry(me).or_default() += 1;
-            if frac == 1.0 {
-                *wins.entry(me).or_default() += 1;
-            }
-            results.push((me, them, frac));
-        }
-    }
-    let mut sb: BTreeMap<&str, f64> = BTreeMap::new();
-    for (me, them, frac) in &results {
-        *sb.entry(me).or_default() += frac * points.get(them).copied().unwrap_or(0.0);
-    }
-    let mut table: Vec<Standing> = names
+    let people = entrants(store.conn(), t.id)?;
+    let index: BTreeMap<&str, usize> = people
         .iter()
-        .map(|n| Standing {
-            place: 0,
-            name: n.clone(),
-            points: points[n.as_str()],
-            played: played.get(n.as_str()).copied().unwrap_or(0),
-            sonneborn_berger: sb.get(n.as_str()).copied().unwrap_or(0.0),
-            wins: wins.get(n.as_str()).copied().unwrap_or(0),
+        .enumerate()
+        .map(|(i, (_, n))| (n.as_str(), i))
+        .collect();
+    let rated = super::members::list(store, true, None)?;
+    let ratings: Vec<f64> = people
+        .iter()
+        .map(|(id, _)| {
+            rated
+                .iter()
+                .find(|m| m.id == *id)
+                .and_then(|m| m.ratings.get(t.variant.name()).copied())
+                .unwrap_or(super::ratings::DEFAULT_RATING)
         })
         .collect();
-    let key = |s: &Standing| (s.points, s.sonneborn_berger, s.wins);
+    let mut results = Results {
+        players: people.len(),
+        games: Vec::new(),
+        byes: Vec::new(),
+        win: t.scoring.win,
+        draw: t.scoring.draw,
+        ratings,
+    };
+    for g in &games {
+        let white = index[g.white.as_str()];
+        match (g.black.as_deref(), g.result) {
+            (None, _) => results.byes.push(white),
+            (Some(b), Some(o)) => results.games.push(TbGame {
+                white,
+                black: index[b],
+                score: match o {
+                    Outcome::WhiteWins => 1.0,
+                    Outcome::Draw => 0.5,
+                    Outcome::BlackWins => 0.0,
+                },
+            }),
+            (Some(_), None) => {}
+        }
+    }
+    let points = results.points();
+    let breaks: Vec<Vec<f64>> = t.tiebreaks.iter().map(|&tb| results.tiebreak(tb)).collect();
+    let mut played = vec![0u32; people.len()];
+    for g in &results.games {
+        played[g.white] += 1;
+        played[g.black] += 1;
+    }
+    let mut table: Vec<Standing> = people
+        .iter()
+        .enumerate()
+        .map(|(i, (_, name))| Standing {
+            place: 0,
+            name: name.clone(),
+            points: points[i],
+            played: played[i],
+            tiebreaks: breaks.iter().map(|b| b[i]).collect(),
+        })
+        .collect();
+    let key = |s: &Standing| {
+        let mut k = vec![s.points];
+        k.extend(&s.tiebreaks);
+        k
+    };
     table.sort_by(|a, b| {
         key(b)
             .partial_cmp(&key(a))
@@ -592,12 +641,15 @@ mod tests {
         let fmjd: Scoring = "2-1-0".parse().unwrap();
         create(
             &mut s,
-            "Autumn",
-            System::RoundRobin,
-            Variant::International,
-            Some("80m+1m"),
-            fmjd,
-            true,
+            &NewTournament {
+                name: "Autumn",
+                system: System::RoundRobin,
+                variant: Variant::International,
+                time_control: Some("80m+1m"),
+                scoring: fmjd,
+                rated: true,
+                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            },
         )
         .unwrap();
         let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
@@ -646,7 +698,7 @@ mod tests {
         let table = standings(&s, "Autumn").unwrap();
         let rows: Vec<(usize, &str, f64, f64)> = table
             .iter()
-            .map(|r| (r.place, r.name.as_str(), r.points, r.sonneborn_berger))
+            .map(|r| (r.place, r.name.as_str(), r.points, r.tiebreaks[0]))
             .collect();
         assert_eq!(
             rows,
@@ -670,12 +722,15 @@ mod tests {
         let (_d, mut s) = club(&["A1", "B2", "C3"]);
         create(
             &mut s,
-            "Three",
-            System::DoubleRoundRobin,
-            Variant::English,
-            None,
-            "1-0.5-0".parse().unwrap(),
-            false,
+            &NewTournament {
+                name: "Three",
+                system: System::DoubleRoundRobin,
+                variant: Variant::English,
+                time_control: None,
+                scoring: "1-0.5-0".parse().unwrap(),
+                rated: false,
+                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            },
         )
         .unwrap();
         enter(&mut s, "Three", &["A1".into(), "B2".into(), "C3".into()]).unwrap();
@@ -708,34 +763,43 @@ mod tests {
         assert!(
             create(
                 &mut s,
-                "X",
-                System::RoundRobin,
-                Variant::Frisian,
-                Some("soon"),
-                fmjd,
-                true
+                &NewTournament {
+                    name: "X",
+                    system: System::RoundRobin,
+                    variant: Variant::Frisian,
+                    time_control: Some("soon"),
+                    scoring: fmjd,
+                    rated: true,
+                    tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins]
+                }
             )
             .is_err()
         );
         create(
             &mut s,
-            "X",
-            System::RoundRobin,
-            Variant::Frisian,
-            None,
-            fmjd,
-            true,
+            &NewTournament {
+                name: "X",
+                system: System::RoundRobin,
+                variant: Variant::Frisian,
+                time_control: None,
+                scoring: fmjd,
+                rated: true,
+                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            },
         )
         .unwrap();
         assert!(matches!(
             create(
                 &mut s,
-                "x",
-                System::RoundRobin,
-                Variant::Frisian,
-                None,
-                fmjd,
-                true
+                &NewTournament {
+                    name: "x",
+                    system: System::RoundRobin,
+                    variant: Variant::Frisian,
+                    time_control: None,
+                    scoring: fmjd,
+                    rated: true,
+                    tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins]
+                }
             ),
             Err(ClubError::Refused(_))
         ));
