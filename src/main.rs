@@ -214,6 +214,14 @@ enum TournamentCommand {
         /// Black's name or id.
         black: String,
     },
+    /// The crosstable: each player's points against each other player, in standings order.
+    Crosstable {
+        /// Name or id.
+        tournament: String,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
     /// The standings: points, then the tournament's tie-breaks.
     Standings {
         /// Name or id.
@@ -783,6 +791,54 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
                 p.black.as_deref().unwrap_or(""),
                 result_text(&p)
             );
+        }
+        TournamentCommand::Crosstable {
+            tournament: which,
+            json,
+        } => {
+            let x = tournament::crosstable(store, &which)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&x)?);
+            } else {
+                let width = x
+                    .standings
+                    .iter()
+                    .map(|r| r.name.chars().count())
+                    .max()
+                    .unwrap_or(4)
+                    .max(4);
+                let cell = |v: &[f64]| -> String {
+                    v.iter()
+                        .map(|p| {
+                            if *p == 0.5 {
+                                "½".to_string()
+                            } else {
+                                p.to_string()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join("")
+                };
+                let empty = "";
+                let heads: String = (1..=x.standings.len())
+                    .map(|i| format!(" {i:>3}"))
+                    .collect();
+                println!("{empty:>3}  {empty:<width$}{heads}  points");
+                for (i, r) in x.standings.iter().enumerate() {
+                    let row: String = x.cells[i]
+                        .iter()
+                        .enumerate()
+                        .map(|(j, v)| {
+                            if i == j {
+                                format!(" {:>3}", "×")
+                            } else {
+                                format!(" {:>3}", cell(v))
+                            }
+                        })
+                        .collect();
+                    println!("{:>3}  {:<width$}{row}  {:>6}", i + 1, r.name, r.points);
+                }
+            }
         }
         TournamentCommand::Standings {
             tournament: which,

@@ -231,6 +231,23 @@ fn a_round_robin_on_the_command_line() {
         csv.lines().next(),
         Some("place,name,points,games,sb,buchholz,wins")
     );
+    let cross = ok(&["tournament", "crosstable", "Club RR"]);
+    assert!(cross.contains("Bob") && cross.contains('×'), "{cross}");
+    let x: serde_json::Value =
+        serde_json::from_str(&ok(&["tournament", "crosstable", "Club RR", "--json"]))
+            .expect("JSON");
+    let names: Vec<&str> = x["standings"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r["name"].as_str().expect("a name"))
+        .collect();
+    let (bob, eva) = (
+        names.iter().position(|n| *n == "Bob").expect("Bob"),
+        names.iter().position(|n| *n == "Eva").expect("Eva"),
+    );
+    assert_eq!(x["cells"][bob][eva], serde_json::json!([2.0]));
+    assert_eq!(x["cells"][eva][bob], serde_json::json!([0.0]));
     let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);
     assert!(
         shown.contains("Eva – Cor") && shown.contains("Ann – Bob"),

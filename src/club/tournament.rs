@@ -621,6 +621,43 @@ pub fn standings(store: &Store, which: &str) -> Result<Vec<Standing>, ClubError>
     Ok(table)
 }
 
+/// A crosstable: the players in standings order and, for each, their points against each other
+/// player (one entry per game played, in round order).
+#[derive(Clone, Debug, Serialize)]
+pub struct Crosstable {
+    /// The standings, giving the row order.
+    pub standings: Vec<Standing>,
+    /// `cells[i][j]`: the points row player `i` scored against row player `j`.
+    pub cells: Vec<Vec<Vec<f64>>>,
+}
+
+/// The crosstable of a tournament.
+pub fn crosstable(store: &Store, which: &str) -> Result<Crosstable, ClubError> {
+    let t = find(store, which)?;
+    let standings = standings(store, which)?;
+    let row: BTreeMap<&str, usize> = standings
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
+    let n = standings.len();
+    let mut cells = vec![vec![Vec::new(); n]; n];
+    for g in pairings(store, which, None)? {
+        let (Some(black), Some(o)) = (g.black.as_deref(), g.result) else {
+            continue;
+        };
+        let (w, b) = (row[g.white.as_str()], row[black]);
+        let (pw, pb) = match o {
+            Outcome::WhiteWins => (t.scoring.win, 0.0),
+            Outcome::Draw => (t.scoring.draw, t.scoring.draw),
+            Outcome::BlackWins => (0.0, t.scoring.win),
+        };
+        cells[w][b].push(pw);
+        cells[b][w].push(pb);
+    }
+    Ok(Crosstable { standings, cells })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -709,6 +746,12 @@ mod tests {
                 (4, "Dirk", 0.0, 0.0)
             ]
         );
+        let x = crosstable(&s, "Autumn").unwrap();
+        // Rows in standings order: Ann, Bob, Cor, Dirk. Ann beat Dirk, drew Bob and Cor.
+        assert_eq!(x.cells[0][3], vec![2.0]);
+        assert_eq!(x.cells[0][1], vec![1.0]);
+        assert_eq!(x.cells[3][0], vec![0.0]);
+        assert!(x.cells[0][0].is_empty());
         // A correction changes the standings.
         record_result(&mut s, "Autumn", 3, "Cor", "Ann", Outcome::WhiteWins).unwrap();
         let table = standings(&s, "Autumn").unwrap();
