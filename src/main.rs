@@ -195,6 +195,13 @@ enum TournamentCommand {
         #[arg(required = true)]
         members: Vec<String>,
     },
+    /// Withdraw a player: their unplayed games are lost by forfeit.
+    Withdraw {
+        /// Name or id.
+        tournament: String,
+        /// The player, by name or id.
+        member: String,
+    },
     /// Pair the next round (refused while the previous one has missing results).
     Pair {
         /// Name or id.
@@ -681,6 +688,9 @@ fn rating_command(store: &Store, command: RatingCommand) -> Result<()> {
 fn result_text(p: &tournament::Pairing) -> &'static str {
     match (p.black.as_ref(), p.result) {
         (None, _) => "bye",
+        (_, Some(tournament::Outcome::WhiteWins)) if p.forfeit => "2-0 (forfeit)",
+        (_, Some(tournament::Outcome::BlackWins)) if p.forfeit => "0-2 (forfeit)",
+        (_, None) if p.forfeit => "0-0 (both withdrew)",
         (_, Some(tournament::Outcome::WhiteWins)) => "2-0",
         (_, Some(tournament::Outcome::Draw)) => "1-1",
         (_, Some(tournament::Outcome::BlackWins)) => "0-2",
@@ -791,6 +801,13 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
                 p.black.as_deref().unwrap_or(""),
                 result_text(&p)
             );
+        }
+        TournamentCommand::Withdraw {
+            tournament: which,
+            member,
+        } => {
+            let n = tournament::withdraw(store, &which, &member)?;
+            println!("withdrawn; {n} unplayed game(s) forfeited");
         }
         TournamentCommand::Crosstable {
             tournament: which,

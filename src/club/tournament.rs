@@ -115,12 +115,17 @@ impl Outcome {
         }
     }
 
-    fn from_code(c: &str) -> Option<Outcome> {
+    /// The stored code's result and whether it was a forfeit (`FW`/`FB`: the other player
+    /// withdrew; `FF`: both did, nobody scores).
+    fn from_code(c: &str) -> (Option<Outcome>, bool) {
         match c {
-            "W" => Some(Outcome::WhiteWins),
-            "D" => Some(Outcome::Draw),
-            "B" => Some(Outcome::BlackWins),
-            _ => None,
+            "W" => (Some(Outcome::WhiteWins), false),
+            "D" => (Some(Outcome::Draw), false),
+            "B" => (Some(Outcome::BlackWins), false),
+            "FW" => (Some(Outcome::WhiteWins), true),
+            "FB" => (Some(Outcome::BlackWins), true),
+            "FF" => (None, true),
+            _ => (None, false),
         }
     }
 }
@@ -179,6 +184,8 @@ pub struct Pairing {
     pub black: Option<String>,
     /// The result, once known.
     pub result: Option<Outcome>,
+    /// The game was not played: a player withdrew.
+    pub forfeit: bool,
 }
 
 /// A line of the standings.
@@ -445,7 +452,49 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
             )
             .map_err(db)?;
         }
+        forfeit_withdrawn(tx, t.id)?;
         Ok((round, format!("{} round {round}", t.name)))
+    })
+}
+
+/// Gives every unplayed game of a withdrawn player to the opponent by forfeit.
+fn forfeit_withdrawn(tx: &Transaction, t: i64) -> Result<usize, ClubError> {
+    tx.execute(
+        "UPDATE games SET result = CASE
+             WHEN w.withdrawn AND b.withdrawn THEN 'FF'
+             WHEN w.withdrawn THEN 'FB'
+             ELSE 'FW' END
+         FROM entries w, entries b
+         WHERE games.tournament_id = ?1 AND games.result IS NULL AND games.black_id IS NOT NULL
+           AND w.tournament_id = ?1 AND w.member_id = games.white_id
+           AND b.tournament_id = ?1 AND b.member_id = games.black_id
+           AND (w.withdrawn OR b.withdrawn)",
+        [t],
+    )
+    .map_err(db)
+}
+
+/// Withdraws a player: their unplayed games, now and in later rounds, are lost by forfeit
+/// (results already played stand).
+pub fn withdraw(store: &mut Store, which: &str, who: &str) -> Result<usize, ClubError> {
+    let t = find(store, which)?;
+    let m = members::find(store, who)?;
+    store.write("tournament withdraw", |tx| {
+        let n = tx
+            .execute(
+                "UPDATE entries SET withdrawn = 1
+                 WHERE tournament_id = ?1 AND member_id = ?2 AND withdrawn = 0",
+                params![t.id, m.id],
+            )
+            .map_err(db)?;
+        if n == 0 {
+            return Err(ClubError::Refused(format!(
+                "{} is not playing in {}",
+                m.name, t.name
+            )));
+        }
+        let forfeits = forfeit_withdrawn(tx, t.id)?;
+        Ok((forfeits, format!("{}: {} withdrew", t.name, m.name)))
     })
 }
 
@@ -463,16 +512,18 @@ pub fn pairings(store: &Store, which: &str, round: Option<u32>) -> Result<Vec<Pa
         .map_err(db)?;
     let rows = stmt
         .query_map(params![t.id, round], |r| {
+            let (result, forfeit) = r
+                .get::<_, Option<String>>(5)?
+                .as_deref()
+                .map_or((None, false), Outcome::from_code);
             Ok(Pairing {
                 id: r.get(0)?,
                 round: r.get(1)?,
                 board: r.get(2)?,
                 white: r.get(3)?,
                 black: r.get(4)?,
-                result: r
-                    .get::<_, Option<String>>(5)?
-                    .as_deref()
-                    .and_then(Outcome::from_code),
+                result,
+                forfeit,
             })
         })
         .map_err(db)?;
@@ -570,6 +621,11 @@ pub fn standings(store: &Store, which: &str) -> Result<Vec<Standing>, ClubError>
         let white = index[g.white.as_str()];
         match (g.black.as_deref(), g.result) {
             (None, _) => results.byes.push(white),
+            // A win by forfeit scores like a bye: points, no tie-break.
+            (Some(b), Some(o)) if g.forfeit => match o {
+                Outcome::WhiteWins => results.byes.push(white),
+                _ => results.byes.push(index[b]),
+            },
             (Some(b), Some(o)) => results.games.push(TbGame {
                 white,
                 black: index[b],
@@ -643,7 +699,7 @@ pub fn crosstable(store: &Store, which: &str) -> Result<Crosstable, ClubError> {
     let n = standings.len();
     let mut cells = vec![vec![Vec::new(); n]; n];
     for g in pairings(store, which, None)? {
-        let (Some(black), Some(o)) = (g.black.as_deref(), g.result) else {
+        let (Some(black), Some(o), false) = (g.black.as_deref(), g.result, g.forfeit) else {
             continue;
         };
         let (w, b) = (row[g.white.as_str()], row[black]);
@@ -794,6 +850,51 @@ mod tests {
         let table = standings(&s, "Three").unwrap();
         let bye_row = table.iter().find(|r| r.name == bye.white).unwrap();
         assert_eq!((bye_row.points, bye_row.played), (1.0, 0));
+    }
+
+    #[test]
+    fn a_withdrawal_forfeits_the_remaining_games() {
+        let (_d, mut s) = club(&["Ann", "Bob", "Cor", "Dirk"]);
+        let new = NewTournament {
+            name: "W",
+            system: System::RoundRobin,
+            variant: Variant::International,
+            time_control: None,
+            scoring: "2-1-0".parse().unwrap(),
+            rated: true,
+            tiebreaks: vec![TieBreak::SonnebornBerger],
+        };
+        create(&mut s, &new).unwrap();
+        let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        enter(&mut s, "W", &who).unwrap();
+        pair_next(&mut s, "W").unwrap();
+        // Round 1 is played in full; Dirk's win there stands after he withdraws.
+        record_result(&mut s, "W", 1, "Ann", "Dirk", Outcome::BlackWins).unwrap();
+        record_result(&mut s, "W", 1, "Bob", "Cor", Outcome::Draw).unwrap();
+        withdraw(&mut s, "W", "Dirk").unwrap();
+        assert!(matches!(
+            withdraw(&mut s, "W", "Dirk"),
+            Err(ClubError::Refused(_))
+        ));
+        // Round 2 (4-3, 1-2): Cor wins against Dirk by forfeit at once.
+        pair_next(&mut s, "W").unwrap();
+        let r2 = pairings(&s, "W", Some(2)).unwrap();
+        let f = r2.iter().find(|p| p.white == "Dirk").unwrap();
+        assert_eq!((f.result, f.forfeit), (Some(Outcome::BlackWins), true));
+        let table = standings(&s, "W").unwrap();
+        let cor = table.iter().find(|r| r.name == "Cor").unwrap();
+        assert_eq!((cor.points, cor.played), (3.0, 1));
+        // Forfeits do not move ratings: Cor's history has only the played game.
+        let id = members::find(&s, "Cor").unwrap().id;
+        assert_eq!(
+            super::super::ratings::history(&s, id, Variant::International)
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]
