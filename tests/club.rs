@@ -254,3 +254,45 @@ fn a_round_robin_on_the_command_line() {
         "{shown}"
     );
 }
+
+#[test]
+fn a_process_killed_mid_write_leaves_the_database_consistent() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let csv = dir.path().join("many.csv");
+    let mut text = String::from("name,contact\n");
+    for i in 0..200_000 {
+        text.push_str(&format!("Member number {i},m{i}@example.org\n"));
+    }
+    std::fs::write(&csv, text).expect("csv");
+    assert!(club(&db, &["member", "add", "Before"]).status.success());
+    for wait in [50u64, 150, 400] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_draughts"))
+            .args(["club", "--db"])
+            .arg(&db)
+            .args(["member", "import"])
+            .arg(&csv)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_millis(wait));
+        // SIGKILL: no chance to clean up.
+        let _ = child.kill();
+        let _ = child.wait();
+        let o = club(&db, &["member", "list", "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let list: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        let n = list.as_array().expect("an array").len();
+        // All of the import or none of it, and what was there before is still there.
+        assert!(n == 1 || n == 200_001, "after {wait} ms: {n} members");
+        if n == 200_001 {
+            break;
+        }
+    }
+    let conn = rusqlite::Connection::open(&db).expect("open");
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("integrity check");
+    assert_eq!(check, "ok");
+}
