@@ -195,6 +195,18 @@ enum TournamentCommand {
         #[arg(required = true)]
         members: Vec<String>,
     },
+    /// Write every game of the tournament as one PDN file to standard output.
+    Export {
+        /// Name or id.
+        tournament: String,
+    },
+    /// Record games from a PDN file (matched to pairings by their Round, White and Black tags).
+    Import {
+        /// Name or id.
+        tournament: String,
+        /// The PDN file.
+        file: PathBuf,
+    },
     /// Withdraw a player: their unplayed games are lost by forfeit.
     Withdraw {
         /// Name or id.
@@ -801,6 +813,20 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
                 p.black.as_deref().unwrap_or(""),
                 result_text(&p)
             );
+        }
+        TournamentCommand::Export { tournament: which } => {
+            print!("{}", club::games::export(store, &which)?);
+        }
+        TournamentCommand::Import {
+            tournament: which,
+            file,
+        } => {
+            let bytes =
+                std::fs::read(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let text = pdn::decode(&bytes);
+            let n = club::games::import(store, &which, &text)
+                .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+            println!("recorded {n} games");
         }
         TournamentCommand::Withdraw {
             tournament: which,

@@ -248,6 +248,28 @@ fn a_round_robin_on_the_command_line() {
     );
     assert_eq!(x["cells"][bob][eva], serde_json::json!([2.0]));
     assert_eq!(x["cells"][eva][bob], serde_json::json!([0.0]));
+    // Round 2's games come in as PDN; the export has every game with its tags.
+    let pdn = dir.path().join("round2.pdn");
+    std::fs::write(
+        &pdn,
+        "[Round \"2\"]\n[White \"Eva\"]\n[Black \"Cor\"]\n[Result \"0-2\"]\n1. 32-28 0-2\n\n\
+         [Round \"2\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-1\"]\n1-1\n",
+    )
+    .expect("pdn");
+    ok(&[
+        "tournament",
+        "import",
+        "Club RR",
+        pdn.to_str().expect("utf-8 path"),
+    ]);
+    let export = ok(&["tournament", "export", "Club RR"]);
+    let games = draughts::pdn::read_games(&export, draughts::Variant::International);
+    assert_eq!(games.len(), 4, "{export}");
+    assert!(games.iter().all(Result::is_ok), "{export}");
+    assert!(
+        export.contains("[Event \"Club RR\"]") && export.contains("1. 32-28"),
+        "{export}"
+    );
     let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);
     assert!(
         shown.contains("Eva – Cor") && shown.contains("Ann – Bob"),

@@ -539,6 +539,26 @@ pub fn record_result(
     black: &str,
     outcome: Outcome,
 ) -> Result<Pairing, ClubError> {
+    record_game(store, which, round, &[white, black], outcome, None)
+}
+
+/// The stored PDN of a game, if any.
+pub fn game_pdn(store: &Store, game: i64) -> Result<Option<String>, ClubError> {
+    store
+        .conn()
+        .query_row("SELECT pdn FROM games WHERE id = ?1", [game], |r| r.get(0))
+        .map_err(db)
+}
+
+/// Records a result and, with it in the same transaction, the game's PDN text.
+pub fn record_game(
+    store: &mut Store,
+    which: &str,
+    round: u32,
+    [white, black]: &[&str; 2],
+    outcome: Outcome,
+    pdn: Option<&str>,
+) -> Result<Pairing, ClubError> {
     let t = find(store, which)?;
     let w = members::find(store, white)?;
     let b = members::find(store, black)?;
@@ -559,8 +579,8 @@ pub fn record_result(
             )));
         };
         tx.execute(
-            "UPDATE games SET result = ?1 WHERE id = ?2",
-            params![outcome.code(), id],
+            "UPDATE games SET result = ?1, pdn = coalesce(?3, pdn) WHERE id = ?2",
+            params![outcome.code(), id, pdn],
         )
         .map_err(db)?;
         if t.rated {

@@ -1,0 +1,231 @@
+//! Tournament games as PDN: attach a game's record to its pairing, export a tournament's games
+//! as one PDN file, import a PDN file of games into a tournament.
+
+use super::ClubError;
+use super::store::Store;
+use super::tournament::{self, Outcome, Pairing};
+use crate::board::Color;
+use crate::pdn::{GameResult, PdnGame, read_games, write_game};
+
+fn outcome_of(pdn: &PdnGame) -> Result<Outcome, ClubError> {
+    match pdn.result {
+        GameResult::Win(Color::White) => Ok(Outcome::WhiteWins),
+        GameResult::Win(Color::Black) => Ok(Outcome::BlackWins),
+        GameResult::Draw => Ok(Outcome::Draw),
+        GameResult::BothLost | GameResult::Unfinished => Err(ClubError::BadInput(
+            "the game has no result (2-0, 1-1 or 0-2)".into(),
+        )),
+    }
+}
+
+fn set_tag(pdn: &mut PdnGame, name: &str, value: &str) {
+    match pdn.tags.iter_mut().find(|(k, _)| k == name) {
+        Some(t) => t.1 = value.to_string(),
+        None => pdn.tags.push((name.to_string(), value.to_string())),
+    }
+}
+
+/// Records a played game from its PDN: its result becomes the pairing's result, and the record
+/// is stored with the tournament's tags (Event, Round, White, Black, TimeControl).
+pub fn attach(
+    store: &mut Store,
+    which: &str,
+    round: u32,
+    white: &str,
+    black: &str,
+    pdn: &PdnGame,
+) -> Result<Pairing, ClubError> {
+    let t = tournament::find(store, which)?;
+    if pdn.variant != t.variant {
+        return Err(ClubError::BadInput(format!(
+            "the game is {} draughts, {} plays {}",
+            pdn.variant.name(),
+            t.name,
+            t.variant.name()
+        )));
+    }
+    let outcome = outcome_of(pdn)?;
+    let w = super::members::find(store, white)?;
+    let b = super::members::find(store, black)?;
+    let mut record = pdn.clone();
+    set_tag(&mut record, "Event", &t.name);
+    set_tag(&mut record, "Round", &round.to_string());
+    set_tag(&mut record, "White", &w.name);
+    set_tag(&mut record, "Black", &b.name);
+    if let Some(tc) = &t.time_control {
+        set_tag(&mut record, "TimeControl", tc);
+    }
+    let text = write_game(&record);
+    tournament::record_game(
+        store,
+        which,
+        round,
+        &[&w.name, &b.name],
+        outcome,
+        Some(&text),
+    )
+}
+
+/// Every game of a tournament as one PDN text, in round and board order: the stored record where
+/// there is one, otherwise the tags and the result.
+pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
+    let t = tournament::find(store, which)?;
+    let mut out = String::new();
+    for p in tournament::pairings(store, which, None)? {
+        let Some(black) = &p.black else { continue };
+        if let Some(text) = tournament::game_pdn(store, p.id)? {
+            out.push_str(&text);
+            continue;
+        }
+        let mut g = PdnGame::new(crate::board::Position::start(t.variant));
+        for (k, v) in [
+            ("Event", t.name.as_str()),
+            ("Round", &p.round.to_string()),
+            ("White", &p.white),
+            ("Black", black),
+        ] {
+            set_tag(&mut g, k, v);
+        }
+        if let Some(tc) = &t.time_control {
+            set_tag(&mut g, "TimeControl", tc);
+        }
+        if p.forfeit {
+            set_tag(&mut g, "Termination", "forfeit");
+        }
+        g.set_result(match p.result {
+            Some(Outcome::WhiteWins) => GameResult::Win(Color::White),
+            Some(Outcome::BlackWins) => GameResult::Win(Color::Black),
+            Some(Outcome::Draw) => GameResult::Draw,
+            None => GameResult::Unfinished,
+        });
+        out.push_str(&write_game(&g));
+    }
+    Ok(out)
+}
+
+/// Imports a PDN file's games into a tournament: each game is matched to its pairing by its
+/// Round, White and Black tags; all games or none are taken (the first problem is named with the
+/// game's number). Returns how many were recorded.
+pub fn import(store: &mut Store, which: &str, text: &str) -> Result<usize, ClubError> {
+    let t = tournament::find(store, which)?;
+    let mut games = Vec::new();
+    for (i, g) in read_games(text, t.variant).into_iter().enumerate() {
+        let n = i + 1;
+        let g = g.map_err(|e| ClubError::BadInput(format!("game {n}: {e}")))?;
+        let tag = |k: &str| {
+            g.tag(k)
+                .map(str::to_string)
+                .ok_or_else(|| ClubError::BadInput(format!("game {n}: no {k} tag")))
+        };
+        let round: u32 = tag("Round")?
+            .trim()
+            .parse()
+            .map_err(|_| ClubError::BadInput(format!("game {n}: the Round tag is not a number")))?;
+        let (white, black) = (tag("White")?, tag("Black")?);
+        outcome_of(&g).map_err(|e| ClubError::BadInput(format!("game {n}: {e}")))?;
+        games.push((n, round, white, black, g));
+    }
+    // Check every game against the pairings first, so a bad file changes nothing.
+    let pairings = tournament::pairings(store, which, None)?;
+    for (n, round, white, black, _) in &games {
+        let known = pairings.iter().any(|p| {
+            p.round == *round
+                && p.white.eq_ignore_ascii_case(white)
+                && p.black
+                    .as_deref()
+                    .is_some_and(|b| b.eq_ignore_ascii_case(black))
+        });
+        if !known {
+            return Err(ClubError::Refused(format!(
+                "game {n}: {white} – {black} is not a pairing of round {round} of {}",
+                t.name
+            )));
+        }
+    }
+    for (_, round, white, black, g) in &games {
+        attach(store, which, *round, white, black, g)?;
+    }
+    Ok(games.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::club::members::{self, MemberFields};
+    use crate::club::tiebreak::TieBreak;
+    use crate::club::tournament::{NewTournament, System};
+    use crate::variant::Variant;
+
+    fn event() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("club.sqlite")).unwrap();
+        for n in ["Ann", "Bob", "Cor", "Dirk"] {
+            members::add(&mut s, n, &MemberFields::default()).unwrap();
+        }
+        let new = NewTournament {
+            name: "Cup",
+            system: System::RoundRobin,
+            variant: Variant::International,
+            time_control: Some("80m+1m"),
+            scoring: "2-1-0".parse().unwrap(),
+            rated: false,
+            tiebreaks: vec![TieBreak::SonnebornBerger],
+        };
+        tournament::create(&mut s, &new).unwrap();
+        let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        tournament::enter(&mut s, "Cup", &who).unwrap();
+        tournament::pair_next(&mut s, "Cup").unwrap();
+        (dir, s)
+    }
+
+    #[test]
+    fn import_export_round_trip() {
+        let (_d, mut s) = event();
+        // Round 1 (Berger, 4): Ann–Dirk, Bob–Cor.
+        let file = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n\n\
+                    [Round \"1\"]\n[White \"Bob\"]\n[Black \"Cor\"]\n[Result \"1-1\"]\n1. 33-29 1-1\n";
+        assert_eq!(import(&mut s, "Cup", file).unwrap(), 2);
+        let r1 = tournament::pairings(&s, "Cup", Some(1)).unwrap();
+        assert_eq!(r1[0].result, Some(Outcome::WhiteWins));
+        assert_eq!(r1[1].result, Some(Outcome::Draw));
+        let out = export(&s, "Cup").unwrap();
+        let back: Vec<PdnGame> = read_games(&out, Variant::International)
+            .into_iter()
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].tag("Event"), Some("Cup"));
+        assert_eq!(back[0].tag("TimeControl"), Some("80m+1m"));
+        assert_eq!(back[0].line.moves.len(), 4);
+        assert_eq!(back[1].result, GameResult::Draw);
+    }
+
+    #[test]
+    fn a_bad_file_changes_nothing() {
+        let (_d, mut s) = event();
+        let file = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n2-0\n\n\
+                    [Round \"1\"]\n[White \"Cor\"]\n[Black \"Bob\"]\n[Result \"1-1\"]\n1-1\n";
+        let e = import(&mut s, "Cup", file).unwrap_err();
+        assert!(e.to_string().contains("game 2"), "{e}");
+        assert!(
+            tournament::pairings(&s, "Cup", Some(1))
+                .unwrap()
+                .iter()
+                .all(|p| p.result.is_none())
+        );
+        let unfinished = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n*\n";
+        assert!(import(&mut s, "Cup", unfinished).is_err());
+        let frisian = "[GameType \"40\"]\n[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n2-0\n";
+        assert!(import(&mut s, "Cup", frisian).is_err());
+        // Without a record, export still lists the pairing with its result.
+        tournament::record_result(&mut s, "Cup", 1, "Ann", "Dirk", Outcome::Draw).unwrap();
+        let out = export(&s, "Cup").unwrap();
+        assert!(
+            out.contains("[White \"Ann\"]") && out.contains("1-1"),
+            "{out}"
+        );
+    }
+}
