@@ -150,9 +150,12 @@ enum TournamentCommand {
     Create {
         /// Its name.
         name: String,
-        /// round-robin or double-round-robin.
+        /// round-robin, double-round-robin or swiss.
         #[arg(long, default_value = "round-robin")]
         system: String,
+        /// Rounds of a Swiss.
+        #[arg(long)]
+        rounds: Option<u32>,
         /// international, frisian or english.
         #[arg(long, default_value = "international")]
         variant: String,
@@ -720,12 +723,13 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
             scoring,
             unrated,
             tiebreaks,
+            rounds,
         } => {
             let id = tournament::create(
                 store,
                 &NewTournament {
                     name: &name,
-                    system: system.parse()?,
+                    system: tournament::System::parse(&system, rounds)?,
                     variant: variant.parse()?,
                     time_control: tc.as_deref(),
                     scoring: scoring.parse()?,

@@ -318,3 +318,73 @@ fn a_process_killed_mid_write_leaves_the_database_consistent() {
         .expect("integrity check");
     assert_eq!(check, "ok");
 }
+
+#[test]
+fn a_swiss_on_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let names = ["Ann", "Bob", "Cor", "Dirk", "Eva", "Fay"];
+    for name in names {
+        assert!(club(&db, &["member", "add", name]).status.success());
+    }
+    let o = club(&db, &["tournament", "create", "Open", "--system", "swiss"]);
+    assert_eq!(o.status.code(), Some(2), "a Swiss needs --rounds");
+    let o = club(
+        &db,
+        &[
+            "tournament",
+            "create",
+            "Open",
+            "--system",
+            "swiss",
+            "--rounds",
+            "3",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut entry = vec!["tournament", "enter", "Open"];
+    entry.extend(names);
+    assert!(club(&db, &entry).status.success());
+    let mut met = std::collections::HashSet::new();
+    for round in 1..=3 {
+        assert!(club(&db, &["tournament", "pair", "Open"]).status.success());
+        let o = club(
+            &db,
+            &[
+                "tournament",
+                "show",
+                "Open",
+                "--round",
+                &round.to_string(),
+                "--json",
+            ],
+        );
+        let games: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        for g in games.as_array().expect("games") {
+            let (w, b) = (
+                g["white"].as_str().expect("white"),
+                g["black"].as_str().expect("black"),
+            );
+            assert!(
+                met.insert((w.min(b).to_string(), w.max(b).to_string())),
+                "rematch {w}-{b}"
+            );
+            let o = club(
+                &db,
+                &[
+                    "tournament",
+                    "result",
+                    "Open",
+                    "--round",
+                    &round.to_string(),
+                    w,
+                    "1-1",
+                    b,
+                ],
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+        }
+    }
+    let o = club(&db, &["tournament", "pair", "Open"]);
+    assert_eq!(o.status.code(), Some(1), "three rounds only");
+}

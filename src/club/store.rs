@@ -82,6 +82,8 @@ const MIGRATIONS: &[&str] = &[
     );",
     // 4: each tournament's tie-break order.
     "ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT 'sb,wins';",
+    // 5: the number of rounds of a Swiss.
+    "ALTER TABLE tournaments ADD COLUMN rounds INTEGER;",
 ];
 
 /// The schema version this program writes.

@@ -5,11 +5,13 @@ use super::ClubError;
 use super::members;
 use super::pairing::berger;
 use super::store::{Store, db};
+use super::swiss::{self, Side, SwissPlayer};
 use super::tiebreak::{Game as TbGame, Results, TieBreak};
 use crate::variant::Variant;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::str::FromStr;
 
 /// How a tournament is paired.
@@ -20,6 +22,11 @@ pub enum System {
     RoundRobin,
     /// Everyone plays everyone twice, colours reversed.
     DoubleRoundRobin,
+    /// Swiss, Dutch-style, over a fixed number of rounds; late entries welcome.
+    Swiss {
+        /// Rounds to play.
+        rounds: u32,
+    },
 }
 
 impl System {
@@ -27,21 +34,25 @@ impl System {
         match self {
             System::RoundRobin => "round-robin",
             System::DoubleRoundRobin => "double-round-robin",
+            System::Swiss { .. } => "swiss",
         }
     }
-}
 
-impl FromStr for System {
-    type Err = ClubError;
-    fn from_str(s: &str) -> Result<System, ClubError> {
-        match s {
-            "round-robin" | "rr" => Ok(System::RoundRobin),
-            "double-round-robin" | "drr" => Ok(System::DoubleRoundRobin),
-            "swiss" | "keizer" => Err(ClubError::BadInput(format!(
-                "the {s} system is not available yet (round-robin, double-round-robin)"
-            ))),
-            other => Err(ClubError::BadInput(format!(
-                "{other:?} is not a system (round-robin, double-round-robin)"
+    /// The system named `name`; a Swiss needs its number of rounds.
+    pub fn parse(name: &str, rounds: Option<u32>) -> Result<System, ClubError> {
+        match (name, rounds) {
+            ("round-robin" | "rr", _) => Ok(System::RoundRobin),
+            ("double-round-robin" | "drr", _) => Ok(System::DoubleRoundRobin),
+            ("swiss", Some(r)) if r > 0 => Ok(System::Swiss { rounds: r }),
+            ("swiss", _) => Err(ClubError::BadInput(
+                "a Swiss needs its number of rounds (--rounds)".into(),
+            )),
+            ("keizer", _) => Err(ClubError::BadInput(
+                "the Keizer system is not available yet (round-robin, double-round-robin, swiss)"
+                    .into(),
+            )),
+            (other, _) => Err(ClubError::BadInput(format!(
+                "{other:?} is not a system (round-robin, double-round-robin, swiss)"
             ))),
         }
     }
@@ -257,8 +268,8 @@ pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> 
             )));
         }
         tx.execute(
-            "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, datetime('now'))",
+            "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, rounds, created)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, datetime('now'))",
             params![
                 name,
                 system.name(),
@@ -266,7 +277,11 @@ pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> 
                 time_control,
                 scoring.name(),
                 rated,
-                tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
+                tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>().join(","),
+                match system {
+                    System::Swiss { rounds } => Some(rounds),
+                    _ => None,
+                }
             ],
         )
         .map_err(db)?;
@@ -288,9 +303,10 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
             r.get::<_, String>(5)?,
             r.get::<_, bool>(6)?,
             r.get::<_, String>(7)?,
+            r.get::<_, Option<u32>>(8)?,
         ))
     };
-    let sql = "SELECT id, name, system, variant, time_control, scoring, rated, tiebreaks FROM tournaments";
+    let sql = "SELECT id, name, system, variant, time_control, scoring, rated, tiebreaks, rounds FROM tournaments";
     let found = match which.trim().parse::<i64>() {
         Ok(id) => conn
             .query_row(&format!("{sql} WHERE id = ?1"), [id], row)
@@ -304,12 +320,12 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
             .optional(),
     }
     .map_err(db)?;
-    let (id, name, system, variant, time_control, scoring, rated, tiebreaks) =
+    let (id, name, system, variant, time_control, scoring, rated, tiebreaks, rounds) =
         found.ok_or_else(|| ClubError::BadInput(format!("no tournament {which:?}")))?;
     Ok(Tournament {
         id,
         name,
-        system: system.parse()?,
+        system: System::parse(&system, rounds)?,
         variant: variant
             .parse()
             .map_err(|_| ClubError::BadInput(format!("stored variant {variant:?}")))?,
@@ -350,10 +366,8 @@ pub fn enter(store: &mut Store, which: &str, who: &[String]) -> Result<usize, Cl
         .map(|w| members::find(store, w))
         .collect::<Result<Vec<_>, _>>()?;
     store.write("tournament enter", |tx| {
-        if t.system != System::DoubleRoundRobin && t.system != System::RoundRobin {
-            unreachable!("only round robins exist so far");
-        }
-        if rounds_paired(tx, t.id)? > 0 {
+        let swiss = matches!(t.system, System::Swiss { .. });
+        if !swiss && rounds_paired(tx, t.id)? > 0 {
             return Err(ClubError::Refused(format!(
                 "{} has started: a round robin takes no late entries",
                 t.name
@@ -403,6 +417,82 @@ fn missing_results(tx: &Transaction, t: i64, round: u32) -> Result<u32, ClubErro
     .map_err(db)
 }
 
+/// The Swiss view of the players still in a tournament: points, rating, opponents, colours,
+/// byes.
+fn swiss_players(tx: &Transaction, t: &Tournament) -> Result<Vec<SwissPlayer>, ClubError> {
+    let mut players: BTreeMap<i64, SwissPlayer> = BTreeMap::new();
+    {
+        let mut stmt = tx
+            .prepare(
+                "SELECT e.member_id, coalesce(r.rating, ?3) FROM entries e
+                 LEFT JOIN ratings r ON r.member_id = e.member_id AND r.variant = ?2
+                 WHERE e.tournament_id = ?1 AND e.withdrawn = 0",
+            )
+            .map_err(db)?;
+        let rows = stmt
+            .query_map(
+                params![t.id, t.variant.name(), super::ratings::DEFAULT_RATING],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)),
+            )
+            .map_err(db)?;
+        for row in rows {
+            let (id, rating) = row.map_err(db)?;
+            players.insert(
+                id,
+                SwissPlayer {
+                    id: id as usize,
+                    rating,
+                    ..Default::default()
+                },
+            );
+        }
+    }
+    let mut stmt = tx
+        .prepare(
+            "SELECT white_id, black_id, result FROM games WHERE tournament_id = ?1
+             ORDER BY round, board",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([t.id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })
+        .map_err(db)?;
+    let (win, draw) = (t.scoring.win, t.scoring.draw);
+    for row in rows {
+        let (w, b, result) = row.map_err(db)?;
+        let Some(b) = b else {
+            if let Some(p) = players.get_mut(&w) {
+                p.had_bye = true;
+                p.score += win;
+            }
+            continue;
+        };
+        let (sw, sb, played) = match result.as_deref() {
+            Some("W") => (win, 0.0, true),
+            Some("D") => (draw, draw, true),
+            Some("B") => (0.0, win, true),
+            Some("FW") => (win, 0.0, false),
+            Some("FB") => (0.0, win, false),
+            _ => (0.0, 0.0, false),
+        };
+        for (me, them, score, side) in [(w, b, sw, Side::White), (b, w, sb, Side::Black)] {
+            if let Some(p) = players.get_mut(&me) {
+                p.score += score;
+                p.opponents.insert(them as usize);
+                if played {
+                    p.colours.push(side);
+                }
+            }
+        }
+    }
+    Ok(players.into_values().collect())
+}
+
 /// Pairs the next round; refused while the previous round has missing results or when every
 /// round is paired. Returns the round number.
 pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
@@ -415,12 +505,15 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
                 t.name
             )));
         }
-        let table = berger(players.len(), t.system == System::DoubleRoundRobin);
+        let total = match t.system {
+            System::RoundRobin => players.len() + players.len() % 2 - 1,
+            System::DoubleRoundRobin => 2 * (players.len() + players.len() % 2 - 1),
+            System::Swiss { rounds } => rounds as usize,
+        };
         let done = rounds_paired(tx, t.id)?;
-        if done as usize >= table.len() {
+        if done as usize >= total {
             return Err(ClubError::Refused(format!(
-                "all {} rounds of {} are paired",
-                table.len(),
+                "all {total} rounds of {} are paired",
                 t.name
             )));
         }
@@ -434,21 +527,47 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
             }
         }
         let round = done + 1;
-        let r = &table[done as usize];
-        let id = |n: usize| players[n - 1].0;
-        for (b, board) in r.boards.iter().enumerate() {
+        let (boards, bye): (Vec<(i64, i64)>, Option<i64>) = match t.system {
+            System::Swiss { .. } => {
+                let field = swiss_players(tx, &t)?;
+                let r = swiss::pair(&field, &HashSet::new()).map_err(|why| {
+                    ClubError::Refused(format!(
+                        "round {round} of {} cannot be paired: {why}",
+                        t.name
+                    ))
+                })?;
+                let id = |n: usize| n as i64;
+                (
+                    r.boards.iter().map(|&(w, b)| (id(w), id(b))).collect(),
+                    r.bye.map(id),
+                )
+            }
+            _ => {
+                let table = berger(players.len(), t.system == System::DoubleRoundRobin);
+                let r = &table[done as usize];
+                let id = |n: usize| players[n - 1].0;
+                (
+                    r.boards
+                        .iter()
+                        .map(|b| (id(b.white), id(b.black)))
+                        .collect(),
+                    r.bye.map(id),
+                )
+            }
+        };
+        for (b, (white, black)) in boards.iter().enumerate() {
             tx.execute(
                 "INSERT INTO games (tournament_id, round, board, white_id, black_id)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![t.id, round, b as u32 + 1, id(board.white), id(board.black)],
+                params![t.id, round, b as u32 + 1, white, black],
             )
             .map_err(db)?;
         }
-        if let Some(p) = r.bye {
+        if let Some(p) = bye {
             tx.execute(
                 "INSERT INTO games (tournament_id, round, board, white_id, black_id, result)
                  VALUES (?1, ?2, ?3, ?4, NULL, 'bye')",
-                params![t.id, round, r.boards.len() as u32 + 1, id(p)],
+                params![t.id, round, boards.len() as u32 + 1, p],
             )
             .map_err(db)?;
         }
@@ -738,6 +857,7 @@ pub fn crosstable(store: &Store, which: &str) -> Result<Crosstable, ClubError> {
 mod tests {
     use super::*;
     use crate::club::members::{MemberFields, add};
+    use std::collections::HashSet;
 
     fn club(players: &[&str]) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
@@ -918,9 +1038,77 @@ mod tests {
     }
 
     #[test]
+    fn a_swiss_with_a_late_entry_and_a_withdrawal() {
+        let names: Vec<String> = (1..=9).map(|i| format!("Player {i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (_d, mut s) = club(&refs);
+        add(&mut s, "Late", &MemberFields::default()).unwrap();
+        let new = NewTournament {
+            name: "Swiss",
+            system: System::Swiss { rounds: 5 },
+            variant: Variant::International,
+            time_control: None,
+            scoring: "2-1-0".parse().unwrap(),
+            rated: true,
+            tiebreaks: vec![TieBreak::Buchholz],
+        };
+        create(&mut s, &new).unwrap();
+        enter(&mut s, "Swiss", &names).unwrap();
+        let outcomes = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
+        let mut met = HashSet::new();
+        for round in 1..=5u32 {
+            if round == 2 {
+                enter(&mut s, "Swiss", &["Late".into()]).unwrap();
+            }
+            if round == 4 {
+                withdraw(&mut s, "Swiss", "Player 3").unwrap();
+            }
+            assert_eq!(pair_next(&mut s, "Swiss").unwrap(), round);
+            let games = pairings(&s, "Swiss", Some(round)).unwrap();
+            let byes = games.iter().filter(|p| p.black.is_none()).count();
+            assert!(byes <= 1);
+            for (i, p) in games.iter().enumerate() {
+                let Some(b) = &p.black else { continue };
+                let key = (
+                    p.white.clone().min(b.clone()),
+                    p.white.clone().max(b.clone()),
+                );
+                assert!(
+                    met.insert(key),
+                    "rematch in round {round}: {} – {b}",
+                    p.white
+                );
+                if round >= 4 {
+                    assert!(p.white != "Player 3" && b != "Player 3");
+                }
+                if p.result.is_none() {
+                    record_result(&mut s, "Swiss", round, &p.white, b, outcomes[i % 3]).unwrap();
+                }
+            }
+        }
+        assert!(matches!(
+            pair_next(&mut s, "Swiss"),
+            Err(ClubError::Refused(_))
+        ));
+        let table = standings(&s, "Swiss").unwrap();
+        assert_eq!(table.len(), 10);
+        let byes: usize = pairings(&s, "Swiss", None)
+            .unwrap()
+            .iter()
+            .filter(|p| p.black.is_none())
+            .count();
+        assert!(byes <= 5);
+    }
+
+    #[test]
     fn bad_settings_are_refused() {
         let (_d, mut s) = club(&[]);
-        assert!("swiss".parse::<System>().is_err());
+        assert!(System::parse("swiss", None).is_err());
+        assert!(System::parse("keizer", Some(3)).is_err());
+        assert_eq!(
+            System::parse("swiss", Some(7)).ok(),
+            Some(System::Swiss { rounds: 7 })
+        );
         assert!("3-1-0".parse::<Scoring>().is_err());
         assert!("2:0".parse::<Outcome>().is_err());
         let fmjd: Scoring = "2-1-0".parse().unwrap();
