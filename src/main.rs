@@ -210,6 +210,33 @@ enum TournamentCommand {
         /// The PDN file.
         file: PathBuf,
     },
+    /// Rule out a pairing of two players (Swiss).
+    Forbid {
+        /// Name or id.
+        tournament: String,
+        /// One player.
+        a: String,
+        /// The other.
+        b: String,
+    },
+    /// Mark a player absent for a Swiss round not yet paired (not paired, no points).
+    Absent {
+        /// Name or id.
+        tournament: String,
+        /// The player.
+        member: String,
+        /// The round.
+        #[arg(long)]
+        round: u32,
+        /// Present after all.
+        #[arg(long)]
+        undo: bool,
+    },
+    /// Take back the last round's pairing while none of its games has a result.
+    Unpair {
+        /// Name or id.
+        tournament: String,
+    },
     /// Withdraw a player: their unplayed games are lost by forfeit.
     Withdraw {
         /// Name or id.
@@ -831,6 +858,28 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
             let n = club::games::import(store, &which, &text)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
             println!("recorded {n} games");
+        }
+        TournamentCommand::Forbid {
+            tournament: which,
+            a,
+            b,
+        } => {
+            tournament::forbid(store, &which, &a, &b)?;
+            println!("{a} and {b} will not be paired");
+        }
+        TournamentCommand::Absent {
+            tournament: which,
+            member,
+            round,
+            undo,
+        } => {
+            tournament::set_absent(store, &which, &member, round, !undo)?;
+            let what = if undo { "present" } else { "absent" };
+            println!("{member} {what} in round {round}");
+        }
+        TournamentCommand::Unpair { tournament: which } => {
+            let round = tournament::unpair(store, &which)?;
+            println!("round {round} unpaired");
         }
         TournamentCommand::Withdraw {
             tournament: which,

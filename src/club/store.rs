@@ -84,6 +84,19 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE tournaments ADD COLUMN tiebreaks TEXT NOT NULL DEFAULT 'sb,wins';",
     // 5: the number of rounds of a Swiss.
     "ALTER TABLE tournaments ADD COLUMN rounds INTEGER;",
+    // 6: pairs the organiser ruled out, and players absent for one round (Swiss).
+    "CREATE TABLE forbidden (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        a INTEGER NOT NULL REFERENCES members (id),
+        b INTEGER NOT NULL REFERENCES members (id),
+        PRIMARY KEY (tournament_id, a, b)
+    );
+    CREATE TABLE absences (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        member_id INTEGER NOT NULL REFERENCES members (id),
+        round INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, member_id, round)
+    );",
 ];
 
 /// The schema version this program writes.

@@ -419,19 +419,30 @@ fn missing_results(tx: &Transaction, t: i64, round: u32) -> Result<u32, ClubErro
 
 /// The Swiss view of the players still in a tournament: points, rating, opponents, colours,
 /// byes.
-fn swiss_players(tx: &Transaction, t: &Tournament) -> Result<Vec<SwissPlayer>, ClubError> {
+fn swiss_players(
+    tx: &Transaction,
+    t: &Tournament,
+    round: u32,
+) -> Result<Vec<SwissPlayer>, ClubError> {
     let mut players: BTreeMap<i64, SwissPlayer> = BTreeMap::new();
     {
         let mut stmt = tx
             .prepare(
                 "SELECT e.member_id, coalesce(r.rating, ?3) FROM entries e
                  LEFT JOIN ratings r ON r.member_id = e.member_id AND r.variant = ?2
-                 WHERE e.tournament_id = ?1 AND e.withdrawn = 0",
+                 WHERE e.tournament_id = ?1 AND e.withdrawn = 0
+                   AND e.member_id NOT IN
+                       (SELECT member_id FROM absences WHERE tournament_id = ?1 AND round = ?4)",
             )
             .map_err(db)?;
         let rows = stmt
             .query_map(
-                params![t.id, t.variant.name(), super::ratings::DEFAULT_RATING],
+                params![
+                    t.id,
+                    t.variant.name(),
+                    super::ratings::DEFAULT_RATING,
+                    round
+                ],
                 |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)),
             )
             .map_err(db)?;
@@ -529,8 +540,8 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
         let round = done + 1;
         let (boards, bye): (Vec<(i64, i64)>, Option<i64>) = match t.system {
             System::Swiss { .. } => {
-                let field = swiss_players(tx, &t)?;
-                let r = swiss::pair(&field, &HashSet::new()).map_err(|why| {
+                let field = swiss_players(tx, &t, round)?;
+                let r = swiss::pair(&field, &forbidden_pairs(tx, t.id)?).map_err(|why| {
                     ClubError::Refused(format!(
                         "round {round} of {} cannot be paired: {why}",
                         t.name
@@ -573,6 +584,116 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
         }
         forfeit_withdrawn(tx, t.id)?;
         Ok((round, format!("{} round {round}", t.name)))
+    })
+}
+
+fn forbidden_pairs(tx: &Transaction, t: i64) -> Result<HashSet<(usize, usize)>, ClubError> {
+    let mut stmt = tx
+        .prepare("SELECT a, b FROM forbidden WHERE tournament_id = ?1")
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([t], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+        .map_err(db)?;
+    let mut set = HashSet::new();
+    for row in rows {
+        let (a, b) = row.map_err(db)?;
+        set.insert((a.min(b) as usize, a.max(b) as usize));
+    }
+    Ok(set)
+}
+
+/// Rules out a pairing in a Swiss (family members, club mates, by the organiser's choice).
+pub fn forbid(store: &mut Store, which: &str, a: &str, b: &str) -> Result<(), ClubError> {
+    let t = find(store, which)?;
+    let (x, y) = (members::find(store, a)?, members::find(store, b)?);
+    if x.id == y.id {
+        return Err(ClubError::BadInput(
+            "a player cannot meet themselves anyway".into(),
+        ));
+    }
+    store.write("tournament forbid", |tx| {
+        tx.execute(
+            "INSERT OR IGNORE INTO forbidden (tournament_id, a, b) VALUES (?1, ?2, ?3)",
+            params![t.id, x.id.min(y.id), x.id.max(y.id)],
+        )
+        .map_err(db)?;
+        Ok((
+            (),
+            format!("{}: {} and {} are not paired", t.name, x.name, y.name),
+        ))
+    })
+}
+
+/// Marks a player absent (or present again) for one Swiss round: an absent player is not paired
+/// and scores nothing. Only for a round not yet paired.
+pub fn set_absent(
+    store: &mut Store,
+    which: &str,
+    who: &str,
+    round: u32,
+    absent: bool,
+) -> Result<(), ClubError> {
+    let t = find(store, which)?;
+    let m = members::find(store, who)?;
+    if !matches!(t.system, System::Swiss { .. }) {
+        return Err(ClubError::Refused(format!(
+            "{} is a round robin: every pairing is fixed; record a result or withdraw instead",
+            t.name
+        )));
+    }
+    store.write("tournament absent", |tx| {
+        if round <= rounds_paired(tx, t.id)? {
+            return Err(ClubError::Refused(format!(
+                "round {round} of {} is paired already (unpair it first)",
+                t.name
+            )));
+        }
+        let sql = if absent {
+            "INSERT OR IGNORE INTO absences (tournament_id, member_id, round) VALUES (?1, ?2, ?3)"
+        } else {
+            "DELETE FROM absences WHERE tournament_id = ?1 AND member_id = ?2 AND round = ?3"
+        };
+        tx.execute(sql, params![t.id, m.id, round]).map_err(db)?;
+        let what = if absent { "absent" } else { "present" };
+        Ok((
+            (),
+            format!("{}: {} {what} in round {round}", t.name, m.name),
+        ))
+    })
+}
+
+/// Takes back the last paired round while none of its games has a result, so the organiser
+/// can change the field (absences, forbidden pairs) and pair it again.
+pub fn unpair(store: &mut Store, which: &str) -> Result<u32, ClubError> {
+    let t = find(store, which)?;
+    store.write("tournament unpair", |tx| {
+        let round = rounds_paired(tx, t.id)?;
+        if round == 0 {
+            return Err(ClubError::Refused(format!(
+                "{} has no round paired",
+                t.name
+            )));
+        }
+        let played: u32 = tx
+            .query_row(
+                "SELECT count(*) FROM games WHERE tournament_id = ?1 AND round = ?2
+                 AND black_id IS NOT NULL AND result IN ('W', 'D', 'B')",
+                params![t.id, round],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if played > 0 {
+            return Err(ClubError::Refused(format!(
+                "round {round} of {} has results already",
+                t.name
+            )));
+        }
+        tx.execute(
+            "DELETE FROM games WHERE tournament_id = ?1 AND round = ?2",
+            params![t.id, round],
+        )
+        .map_err(db)?;
+        Ok((round, format!("{} round {round} unpaired", t.name)))
     })
 }
 
@@ -1098,6 +1219,52 @@ mod tests {
             .filter(|p| p.black.is_none())
             .count();
         assert!(byes <= 5);
+    }
+
+    #[test]
+    fn swiss_absences_forbidden_pairs_and_unpairing() {
+        let (_d, mut s) = club(&["A", "B", "C", "D"]);
+        let new = NewTournament {
+            name: "S",
+            system: System::Swiss { rounds: 3 },
+            variant: Variant::English,
+            time_control: None,
+            scoring: "1-0.5-0".parse().unwrap(),
+            rated: false,
+            tiebreaks: vec![],
+        };
+        create(&mut s, &new).unwrap();
+        enter(
+            &mut s,
+            "S",
+            &["A".into(), "B".into(), "C".into(), "D".into()],
+        )
+        .unwrap();
+        // Round 1 would pair A–C and B–D (top half against bottom half): rule out A–C.
+        forbid(&mut s, "S", "A", "C").unwrap();
+        set_absent(&mut s, "S", "D", 1, true).unwrap();
+        pair_next(&mut s, "S").unwrap();
+        let r1 = pairings(&s, "S", Some(1)).unwrap();
+        let everyone: Vec<&str> = r1
+            .iter()
+            .flat_map(|p| [Some(p.white.as_str()), p.black.as_deref()])
+            .flatten()
+            .collect();
+        assert!(!everyone.contains(&"D"), "{everyone:?}");
+        for p in &r1 {
+            let pair = [p.white.as_str(), p.black.as_deref().unwrap_or("")];
+            assert!(!(pair.contains(&"A") && pair.contains(&"C")), "{pair:?}");
+        }
+        // Unpair, let D play after all, pair again.
+        assert_eq!(unpair(&mut s, "S").unwrap(), 1);
+        assert!(pairings(&s, "S", Some(1)).unwrap().is_empty());
+        set_absent(&mut s, "S", "D", 1, false).unwrap();
+        pair_next(&mut s, "S").unwrap();
+        assert_eq!(pairings(&s, "S", Some(1)).unwrap().len(), 2);
+        assert!(matches!(
+            set_absent(&mut s, "S", "D", 1, true),
+            Err(ClubError::Refused(_))
+        ));
     }
 
     #[test]
