@@ -198,10 +198,13 @@ enum TournamentCommand {
         #[arg(required = true)]
         members: Vec<String>,
     },
-    /// Write every game of the tournament as one PDN file to standard output.
+    /// Write the tournament to standard output: every game as one PDN file, or a FIDE TRF.
     Export {
         /// Name or id.
         tournament: String,
+        /// pdn or trf.
+        #[arg(long, default_value = "pdn")]
+        format: String,
     },
     /// Record games from a PDN file (matched to pairings by their Round, White and Black tags).
     Import {
@@ -845,9 +848,14 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
                 result_text(&p)
             );
         }
-        TournamentCommand::Export { tournament: which } => {
-            print!("{}", club::games::export(store, &which)?);
-        }
+        TournamentCommand::Export {
+            tournament: which,
+            format,
+        } => match format.as_str() {
+            "pdn" => print!("{}", club::games::export(store, &which)?),
+            "trf" => print!("{}", club::trf::export(store, &which)?),
+            other => anyhow::bail!("--format {other:?}: pdn or trf"),
+        },
         TournamentCommand::Import {
             tournament: which,
             file,

@@ -10,6 +10,7 @@ pub mod store;
 pub mod swiss;
 pub mod tiebreak;
 pub mod tournament;
+pub mod trf;
 
 pub use store::Store;
 

@@ -393,6 +393,14 @@ pub fn enter(store: &mut Store, which: &str, who: &[String]) -> Result<usize, Cl
     })
 }
 
+/// The entrants' names in entry order (their starting numbers).
+pub fn entrant_names(store: &Store, t: i64) -> Result<Vec<String>, ClubError> {
+    Ok(entrants(store.conn(), t)?
+        .into_iter()
+        .map(|(_, n)| n)
+        .collect())
+}
+
 /// The entrants' member ids and names in entry order (their Berger numbers).
 fn entrants(tx: &rusqlite::Connection, t: i64) -> Result<Vec<(i64, String)>, ClubError> {
     let mut stmt = tx
