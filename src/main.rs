@@ -240,6 +240,14 @@ enum TournamentCommand {
         /// Name or id.
         tournament: String,
     },
+    /// Create a tournament from a FIDE TRF file (players matched to members by name).
+    ImportTrf {
+        /// The TRF file.
+        file: PathBuf,
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+    },
     /// Withdraw a player: their unplayed games are lost by forfeit.
     Withdraw {
         /// Name or id.
@@ -888,6 +896,13 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
         TournamentCommand::Unpair { tournament: which } => {
             let round = tournament::unpair(store, &which)?;
             println!("round {round} unpaired");
+        }
+        TournamentCommand::ImportTrf { file, variant } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let id = club::trf::import(store, &text, variant.parse()?)
+                .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+            println!("created #{id}");
         }
         TournamentCommand::Withdraw {
             tournament: which,

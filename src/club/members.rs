@@ -91,7 +91,12 @@ fn refuse_taken(tx: &Transaction, name: &str, except: Option<i64>) -> Result<(),
     }
 }
 
-fn insert(tx: &Transaction, name: &str, fields: &MemberFields) -> Result<i64, ClubError> {
+/// Checks and inserts a member inside a transaction; returns the id.
+pub(crate) fn insert(
+    tx: &Transaction,
+    name: &str,
+    fields: &MemberFields,
+) -> Result<i64, ClubError> {
     let name = check_name(name)?;
     refuse_taken(tx, &name, None)?;
     tx.execute(

@@ -235,6 +235,14 @@ pub struct NewTournament<'a> {
 
 /// Creates a tournament.
 pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> {
+    store.write("tournament create", |tx| {
+        let id = insert(tx, new)?;
+        Ok((id, format!("#{id} {}", new.name.trim())))
+    })
+}
+
+/// Checks and inserts a tournament inside a transaction; returns its id.
+pub(crate) fn insert(tx: &Transaction, new: &NewTournament) -> Result<i64, ClubError> {
     let NewTournament {
         name,
         system,
@@ -253,41 +261,38 @@ pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> 
     if let Some(tc) = time_control {
         crate::clock::TimeControl::parse(tc).map_err(|e| ClubError::BadInput(e.to_string()))?;
     }
-    store.write("tournament create", |tx| {
-        let taken: Option<i64> = tx
-            .query_row(
-                "SELECT id FROM tournaments WHERE name = ?1 COLLATE NOCASE",
-                [&name],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(db)?;
-        if taken.is_some() {
-            return Err(ClubError::Refused(format!(
-                "a tournament named {name:?} exists already"
-            )));
-        }
-        tx.execute(
-            "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, rounds, created)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, datetime('now'))",
-            params![
-                name,
-                system.name(),
-                variant.name(),
-                time_control,
-                scoring.name(),
-                rated,
-                tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>().join(","),
-                match system {
-                    System::Swiss { rounds } => Some(rounds),
-                    _ => None,
-                }
-            ],
+    let taken: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM tournaments WHERE name = ?1 COLLATE NOCASE",
+            [&name],
+            |r| r.get(0),
         )
+        .optional()
         .map_err(db)?;
-        let id = tx.last_insert_rowid();
-        Ok((id, format!("#{id} {name}")))
-    })
+    if taken.is_some() {
+        return Err(ClubError::Refused(format!(
+            "a tournament named {name:?} exists already"
+        )));
+    }
+    tx.execute(
+        "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, rounds, created)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, datetime('now'))",
+        params![
+            name,
+            system.name(),
+            variant.name(),
+            time_control,
+            scoring.name(),
+            rated,
+            tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>().join(","),
+            match system {
+                System::Swiss { rounds } => Some(rounds),
+                _ => None,
+            }
+        ],
+    )
+    .map_err(db)?;
+    Ok(tx.last_insert_rowid())
 }
 
 /// Finds a tournament by id or name.

@@ -4,6 +4,7 @@
 use super::ClubError;
 use super::store::Store;
 use super::tournament::{self, Outcome, System};
+use rusqlite::OptionalExtension;
 use std::collections::BTreeMap;
 
 /// Writes `text` into `line` starting at 1-based column `col` (the spec's positions).
@@ -130,6 +131,240 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
     Ok(out)
 }
 
+/// One round of a 001 record: opponent's starting rank (0 for none), colour, result code.
+type RoundEntry = (usize, char, char);
+
+/// A 001 record.
+struct TrfPlayer {
+    name: String,
+    rating: Option<f64>,
+    fide_id: Option<String>,
+    rounds: Vec<RoundEntry>,
+}
+
+/// The column range `from..=to` (1-based) of a line, trimmed; empty when the line is shorter.
+fn field(line: &str, from: usize, to: usize) -> &str {
+    let end = to.min(line.len());
+    if from > end {
+        return "";
+    }
+    line.get(from - 1..end).unwrap_or("").trim()
+}
+
+/// Reads a TRF into a new tournament: players are matched to members by name (new members are
+/// added with the file's rating as their starting rating), entered in starting-rank order, and
+/// every round's games and byes recorded. All or nothing; errors name the line. The system is a
+/// round robin when tag 092 says so, a Swiss of tag 142's rounds otherwise.
+pub fn import(
+    store: &mut Store,
+    text: &str,
+    variant: crate::variant::Variant,
+) -> Result<i64, ClubError> {
+    let bad = |line: usize, why: String| ClubError::BadInput(format!("line {line}: {why}"));
+    let mut name = None;
+    let mut kind = String::new();
+    let mut rounds_tag = None;
+    let mut time_control = None;
+    let mut scoring = super::tournament::Scoring {
+        win: 1.0,
+        draw: 0.5,
+    };
+    let mut players: BTreeMap<usize, TrfPlayer> = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let line = line.trim_end_matches('\r');
+        if !line.is_ascii() {
+            return Err(bad(n, "TRF is plain ASCII text".into()));
+        }
+        let tag = line.get(..3).unwrap_or("");
+        let rest = line.get(4..).unwrap_or("").trim();
+        match tag {
+            "012" => name = Some(rest.to_string()),
+            "092" => kind = rest.to_ascii_lowercase(),
+            "122" => time_control = Some(rest.to_string()),
+            "142" => {
+                rounds_tag = Some(
+                    rest.parse::<u32>()
+                        .map_err(|_| bad(n, format!("{rest:?} is not a number of rounds")))?,
+                )
+            }
+            "162" => {
+                let mut col = 6;
+                while col <= line.len() {
+                    let code = field(line, col, col);
+                    let value = field(line, col + 1, col + 4);
+                    if !code.is_empty() {
+                        let p: f64 = value
+                            .parse()
+                            .map_err(|_| bad(n, format!("{value:?} is not a number of points")))?;
+                        match code {
+                            "W" => scoring.win = p,
+                            "D" => scoring.draw = p,
+                            _ => {}
+                        }
+                    }
+                    col += 9;
+                }
+            }
+            "001" => {
+                let rank: usize = field(line, 5, 8)
+                    .parse()
+                    .map_err(|_| bad(n, "no starting rank in columns 5–8".into()))?;
+                let player_name = field(line, 15, 47).to_string();
+                if player_name.is_empty() {
+                    return Err(bad(n, "no name in columns 15–47".into()));
+                }
+                let rating = match field(line, 49, 52) {
+                    "" | "0" => None,
+                    r => Some(
+                        r.parse::<f64>()
+                            .map_err(|_| bad(n, format!("rating {r:?}")))?,
+                    ),
+                };
+                let fide_id = Some(field(line, 58, 68).to_string()).filter(|s| !s.is_empty());
+                let mut rounds = Vec::new();
+                let mut col = 92;
+                while col <= line.len() {
+                    let opponent = match field(line, col, col + 3) {
+                        "" => 0,
+                        o => o
+                            .parse::<usize>()
+                            .map_err(|_| bad(n, format!("opponent {o:?} at column {col}")))?,
+                    };
+                    let colour = line.as_bytes().get(col + 4).map_or(' ', |&b| b as char);
+                    let result = line.as_bytes().get(col + 6).map_or(' ', |&b| b as char);
+                    rounds.push((
+                        opponent,
+                        colour.to_ascii_lowercase(),
+                        result.to_ascii_uppercase(),
+                    ));
+                    col += 10;
+                }
+                if players
+                    .insert(
+                        rank,
+                        TrfPlayer {
+                            name: player_name,
+                            rating,
+                            fide_id,
+                            rounds,
+                        },
+                    )
+                    .is_some()
+                {
+                    return Err(bad(n, format!("starting rank {rank} given twice")));
+                }
+            }
+            _ => {}
+        }
+    }
+    let name = name.ok_or_else(|| ClubError::BadInput("no tournament name (tag 012)".into()))?;
+    if players.is_empty() {
+        return Err(ClubError::BadInput("no players (001 records)".into()));
+    }
+    let played = players.values().map(|p| p.rounds.len()).max().unwrap_or(0) as u32;
+    let system = if kind.contains("double") {
+        System::DoubleRoundRobin
+    } else if kind.contains("round") {
+        System::RoundRobin
+    } else {
+        System::Swiss {
+            rounds: rounds_tag.unwrap_or(played).max(played).max(1),
+        }
+    };
+    let scoring_name = if scoring.win == 2.0 {
+        "2-1-0"
+    } else {
+        "1-0.5-0"
+    };
+    let new = super::tournament::NewTournament {
+        name: &name,
+        system,
+        variant,
+        time_control: time_control
+            .as_deref()
+            .filter(|tc| crate::clock::TimeControl::parse(tc).is_ok()),
+        scoring: scoring_name.parse()?,
+        rated: false,
+        tiebreaks: vec![super::tiebreak::TieBreak::SonnebornBerger],
+    };
+    store.write("tournament import trf", |tx| {
+        let t = super::tournament::insert(tx, &new)?;
+        let mut ids: BTreeMap<usize, i64> = BTreeMap::new();
+        for (number, (rank, p)) in players.iter().enumerate() {
+            let existing: Option<i64> = tx
+                .query_row(
+                    "SELECT id FROM members WHERE name = ?1 COLLATE NOCASE",
+                    [&p.name],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(super::store::db)?;
+            let id = match existing {
+                Some(id) => id,
+                None => {
+                    let fields = super::members::MemberFields {
+                        federation_id: p.fide_id.clone(),
+                        ratings: p.rating.map(|r| (variant, r)).into_iter().collect(),
+                        ..Default::default()
+                    };
+                    super::members::insert(tx, &p.name, &fields)?
+                }
+            };
+            tx.execute(
+                "INSERT INTO entries (tournament_id, member_id, number) VALUES (?1, ?2, ?3)",
+                rusqlite::params![t, id, number as i64 + 1],
+            )
+            .map_err(super::store::db)?;
+            ids.insert(*rank, id);
+        }
+        for round in 1..=played {
+            let mut board = 0;
+            for (rank, p) in &players {
+                let Some(&(opponent, colour, result)) = p.rounds.get(round as usize - 1) else {
+                    continue;
+                };
+                let me = ids[rank];
+                let code = match (opponent, colour, result) {
+                    (0, _, 'U' | 'F') => Some(None),
+                    (0, _, _) => None,
+                    (o, 'w', r) => {
+                        let other = *ids.get(&o).ok_or_else(|| {
+                            ClubError::BadInput(format!("{}: round {round}: no player {o}", p.name))
+                        })?;
+                        let res = match r {
+                            '1' | 'W' => Some("W"),
+                            '0' | 'L' => Some("B"),
+                            '=' | 'D' => Some("D"),
+                            '+' => Some("FW"),
+                            '-' => Some("FB"),
+                            _ => None,
+                        };
+                        Some(Some((other, res)))
+                    }
+                    _ => None,
+                };
+                let Some(game) = code else { continue };
+                board += 1;
+                match game {
+                    None => tx.execute(
+                        "INSERT INTO games (tournament_id, round, board, white_id, black_id, result)
+                         VALUES (?1, ?2, ?3, ?4, NULL, 'bye')",
+                        rusqlite::params![t, round, board, me],
+                    ),
+                    Some((other, res)) => tx.execute(
+                        "INSERT INTO games (tournament_id, round, board, white_id, black_id, result)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                        rusqlite::params![t, round, board, me, other, res],
+                    ),
+                }
+                .map_err(super::store::db)?;
+            }
+        }
+        Ok((t, format!("{name} from TRF")))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,5 +417,22 @@ mod tests {
         assert_eq!(&cor[91..99], "   2 b 0");
         let ann = lines.iter().find(|l| l.contains("Ann")).unwrap();
         assert_eq!(&ann[91..99], "   0 - U");
+
+        // Read back into another club: the same file comes out.
+        let other = tempfile::tempdir().unwrap();
+        let mut t = Store::open(&other.path().join("club.sqlite")).unwrap();
+        import(&mut t, &trf, Variant::International).unwrap();
+        assert_eq!(export(&t, "Trio").unwrap(), trf);
+        assert!(
+            import(&mut t, &trf, Variant::International).is_err(),
+            "the name is taken"
+        );
+        let bad = trf.replace("001    2", "001    x");
+        assert!(
+            import(&mut s, &bad, Variant::International)
+                .unwrap_err()
+                .to_string()
+                .contains("line")
+        );
     }
 }
