@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::board::{Cell, ColorDepth, square_at};
+use super::club::{Action as ClubAction, ClubScreen, PairingToPlay};
+use crate::club::Store;
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +247,10 @@ pub struct PlayScreen {
     pub scroll: usize,
     /// The result recorded in a loaded file, if any.
     pub recorded_result: Option<String>,
+    /// The tournament pairing this game is, if started from the club screen.
+    pub pairing: Option<PairingToPlay>,
+    /// Whether its result went to the club database.
+    pub recorded: bool,
 }
 
 /// Which screen is shown.
@@ -259,10 +265,12 @@ pub enum Screen {
     Settings(SettingsForm),
     /// A game.
     Play(Box<PlayScreen>),
+    /// The club's members and tournaments.
+    Club(Box<ClubScreen>),
 }
 
 /// Rows of the home menu.
-pub const HOME: [&str; 4] = ["New game", "Load game", "Settings", "Quit"];
+pub const HOME: [&str; 5] = ["New game", "Load game", "Club", "Settings", "Quit"];
 
 /// The whole TUI state.
 pub struct App {
@@ -287,6 +295,10 @@ pub struct App {
     /// ASCII pieces for this session (`--ascii`, or a locale without UTF-8), whatever the
     /// settings say.
     pub ascii: bool,
+    /// The club database (`--db`, `$DRAUGHTS_DB`, or the default when the club is opened).
+    pub club_db: Option<PathBuf>,
+    /// A message for the home screen (e.g. the club database could not be opened).
+    pub notice: Option<String>,
 }
 
 impl App {
@@ -306,6 +318,8 @@ impl App {
                 .filter(|u| !u.is_empty())
                 .unwrap_or_else(|| "Player".into()),
             ascii: false,
+            club_db: None,
+            notice: None,
         }
     }
 
@@ -363,6 +377,8 @@ impl App {
             board_area: None,
             scroll: 0,
             recorded_result: recorded,
+            pairing: None,
+            recorded: false,
         };
         if screen.live.tag("White").is_none() {
             let name = |p: PlayerKind, _side: &str| match p {
@@ -405,6 +421,7 @@ impl App {
         if let Screen::Play(p) = &mut self.screen {
             p.tick(now, &games_dir);
         }
+        self.record_pairing();
     }
 
     /// Handles a mouse event.
@@ -451,7 +468,8 @@ impl App {
                 KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => *sel = (*sel + 1) % HOME.len(),
                 KeyCode::Char('n') => self.open(0),
                 KeyCode::Char('l') => self.open(1),
-                KeyCode::Char('s') => self.open(2),
+                KeyCode::Char('c') => self.open(2),
+                KeyCode::Char('s') => self.open(3),
                 KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
                 KeyCode::Char('?') => self.help = true,
                 KeyCode::Enter | KeyCode::Char(' ') => {
@@ -464,7 +482,71 @@ impl App {
             Screen::Load(_) => self.load_key(key, now),
             Screen::Settings(_) => self.settings_key(key),
             Screen::Play(_) => self.play_key(key, now),
+            Screen::Club(c) => match c.key(key) {
+                ClubAction::None => {}
+                ClubAction::Home => self.screen = Screen::Home(2),
+                ClubAction::Play(pairing) => self.play_pairing(pairing, now),
+            },
         }
+    }
+
+    /// Starts the game of a tournament pairing with the tournament's variant and clock; its
+    /// result and record go to the club database when it ends.
+    fn play_pairing(&mut self, pairing: PairingToPlay, now: Tick) {
+        let Screen::Club(c) = &self.screen else {
+            return;
+        };
+        let Ok(t) = crate::club::tournament::find(&c.store, &pairing.tournament.to_string()) else {
+            return;
+        };
+        let clock = t
+            .time_control
+            .as_deref()
+            .and_then(|tc| TimeControl::parse(tc).ok());
+        let setup = GameSetup {
+            clock,
+            tournament: true,
+            ..GameSetup::new(t.variant)
+        };
+        self.start_game(setup, now);
+        if let Screen::Play(p) = &mut self.screen {
+            p.live.set_tag("Event", &t.name);
+            p.live.set_tag("Round", &pairing.round.to_string());
+            p.live.set_tag("White", &pairing.white);
+            p.live.set_tag("Black", &pairing.black);
+            p.pairing = Some(pairing);
+        }
+    }
+
+    /// Records a finished tournament game in the club database, once.
+    fn record_pairing(&mut self) {
+        let Some(db) = self.club_db.clone() else {
+            return;
+        };
+        let Screen::Play(p) = &mut self.screen else {
+            return;
+        };
+        let Some(pairing) = p.pairing.clone() else {
+            return;
+        };
+        if p.live.outcome().is_none() || p.recorded {
+            return;
+        }
+        p.recorded = true;
+        let result = Store::open(&db).and_then(|mut store| {
+            crate::club::games::attach(
+                &mut store,
+                &pairing.tournament.to_string(),
+                pairing.round,
+                &pairing.white,
+                &pairing.black,
+                &p.live.pdn(),
+            )
+        });
+        p.message = match result {
+            Ok(_) => format!("{} — recorded in the tournament", p.message),
+            Err(e) => format!("{} — not recorded in the club: {e}", p.message),
+        };
     }
 
     fn open(&mut self, item: usize) {
@@ -481,7 +563,23 @@ impl App {
                 error: None,
             }),
             1 => Screen::Load(LoadForm::default()),
-            2 => Screen::Settings(SettingsForm::default()),
+            2 => {
+                let path = self
+                    .club_db
+                    .clone()
+                    .unwrap_or_else(crate::club::store::default_path);
+                match Store::open(&path) {
+                    Ok(store) => {
+                        self.club_db = Some(path);
+                        Screen::Club(Box::new(ClubScreen::new(store)))
+                    }
+                    Err(e) => {
+                        self.notice = Some(format!("Club database not opened: {e}"));
+                        return;
+                    }
+                }
+            }
+            3 => Screen::Settings(SettingsForm::default()),
             _ => {
                 self.quit = true;
                 return;
@@ -644,7 +742,7 @@ impl App {
         }
         let rows = SETTINGS.len();
         match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => self.screen = Screen::Home(2),
+            KeyCode::Esc | KeyCode::Char('q') => self.screen = Screen::Home(3),
             KeyCode::Up | KeyCode::Char('k') => f.focus = (f.focus + rows - 1) % rows,
             KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => f.focus = (f.focus + 1) % rows,
             KeyCode::Left | KeyCode::Right | KeyCode::Enter | KeyCode::Char(' ') => {

@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod board;
+pub mod club;
 pub mod view;
 
 #[cfg(test)]

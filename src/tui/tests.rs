@@ -611,3 +611,92 @@ fn blocked_pieces_lose() {
     let clock = screen(&app).live.clock().expect("timed");
     assert_eq!(clock.remaining(Color::White, secs(100.0)), secs(300.0));
 }
+
+#[test]
+fn club_screens_pair_record_and_play_a_pairing() {
+    use crate::club::members::{self, MemberFields};
+    use crate::club::tiebreak::TieBreak;
+    use crate::club::tournament::{self, NewTournament, System};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    {
+        let mut store = crate::club::Store::open(&db).expect("database");
+        for n in ["Ann", "Bob", "Cor", "Dirk"] {
+            members::add(&mut store, n, &MemberFields::default()).expect("member");
+        }
+        let new = NewTournament {
+            name: "Club Cup",
+            system: System::RoundRobin,
+            variant: Variant::International,
+            time_control: Some("5m+3s"),
+            scoring: "2-1-0".parse().expect("scoring"),
+            rated: true,
+            tiebreaks: vec![TieBreak::SonnebornBerger],
+        };
+        tournament::create(&mut store, &new).expect("tournament");
+        let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        tournament::enter(&mut store, "Club Cup", &who).expect("entries");
+    }
+    let mut app = fresh();
+    app.club_db = Some(db.clone());
+    press(&mut app, KeyCode::Char('c'), Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(text.contains("Ann") && text.contains("Members"), "{text}");
+    // A member's profile with the rating chart renders.
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    render(&mut app, 100, 30, Duration::ZERO);
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    // Tournaments: open the cup, pair round 1, enter a result on board 2.
+    press(&mut app, KeyCode::Tab, Duration::ZERO);
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    press(&mut app, KeyCode::Char('p'), Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(
+        text.contains("Ann") && text.contains("Dirk") && text.contains("round 1"),
+        "{text}"
+    );
+    press(&mut app, KeyCode::Down, Duration::ZERO);
+    press(&mut app, KeyCode::Char('='), Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(text.contains("½-½"), "{text}");
+    press(&mut app, KeyCode::Char('s'), Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(text.contains("standings") && text.contains("Bob"), "{text}");
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    press(&mut app, KeyCode::Char('x'), Duration::ZERO);
+    assert!(render(&mut app, 100, 30, Duration::ZERO).contains("crosstable"));
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    // Play board 1 (Ann–Dirk) here: the tournament's clock, and the result goes to the club.
+    press(&mut app, KeyCode::Up, Duration::ZERO);
+    press(&mut app, KeyCode::Char('g'), Duration::ZERO);
+    assert_eq!(screen(&app).live.tag("White"), Some("Ann"));
+    assert_eq!(
+        screen(&app).live.clock().map(|c| c.control().to_string()),
+        Some("5m+3s".to_string())
+    );
+    type_line(&mut app, "32-28", secs(1.0));
+    type_line(&mut app, ":resign", secs(2.0));
+    app.tick(secs(3.0));
+    assert!(
+        message(&app).contains("recorded in the tournament"),
+        "{}",
+        message(&app)
+    );
+    let store = crate::club::Store::open(&db).expect("database");
+    let r1 = tournament::pairings(&store, "Club Cup", Some(1)).expect("pairings");
+    let board1 = &r1[0];
+    assert_eq!(
+        (board1.white.as_str(), board1.result),
+        ("Ann", Some(tournament::Outcome::WhiteWins))
+    );
+    let pdn = tournament::game_pdn(&store, board1.id)
+        .expect("query")
+        .expect("a record");
+    assert!(
+        pdn.contains("[Event \"Club Cup\"]") && pdn.contains("1. 32-28"),
+        "{pdn}"
+    );
+}

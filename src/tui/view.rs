@@ -27,7 +27,13 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
     let glyphs = Glyphs::new(app.config.ascii || app.ascii, palette.colored());
     let numbers = app.config.numbers;
     match &mut app.screen {
-        Screen::Home(sel) => home(frame, area, *sel, app.config_error.as_deref()),
+        Screen::Home(sel) => home(
+            frame,
+            area,
+            *sel,
+            app.config_error.as_deref(),
+            app.notice.as_deref(),
+        ),
         Screen::NewGame(f) => new_game(frame, area, f),
         Screen::Load(f) => load(frame, area, f),
         Screen::Settings(f) => settings(
@@ -39,6 +45,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
             app.config_error.as_deref(),
         ),
         Screen::Play(p) => play(frame, area, p, palette, glyphs, numbers, now),
+        Screen::Club(c) => c.draw(frame, area),
     }
     if app.help {
         help(frame, area);
@@ -75,7 +82,7 @@ fn menu_line(label: String, focused: bool) -> Line<'static> {
     }
 }
 
-fn home(frame: &mut Frame, area: Rect, sel: usize, error: Option<&str>) {
+fn home(frame: &mut Frame, area: Rect, sel: usize, error: Option<&str>, notice: Option<&str>) {
     let mut lines = vec![
         Line::from(Span::styled(
             "draughts",
@@ -88,13 +95,19 @@ fn home(frame: &mut Frame, area: Rect, sel: usize, error: Option<&str>) {
         lines.push(menu_line((*item).to_string(), i == sel));
     }
     lines.push(Line::from(""));
-    lines.push(Line::from("↑↓ choose · Enter open · ? keys · q quit"));
+    lines.push(Line::from(
+        "↑↓ choose · Enter open · n l c s · ? keys · q quit",
+    ));
     if let Some(e) = error {
         lines.push(Line::from(""));
         lines.push(Line::from(format!("Settings file problem: {e}")));
         lines.push(Line::from(
             "Running on defaults; the file is left as it is.",
         ));
+    }
+    if let Some(n) = notice {
+        lines.push(Line::from(""));
+        lines.push(Line::from(n.to_string()));
     }
     let box_area = centered(area, 64, lines.len() as u16 + 2);
     frame.render_widget(

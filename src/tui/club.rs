@@ -1,0 +1,556 @@
+//! The club screens: members (with a rating chart), tournaments, a tournament's rounds with
+//! result entry and pairing, standings and crosstable, and "play this pairing".
+
+use crate::club::members::{self, Member};
+use crate::club::ratings;
+use crate::club::tournament::{self, Outcome, Pairing, Tournament};
+use crate::club::{ClubError, Store};
+use ratatui::Frame;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::text::Line;
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
+
+/// The two lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// Members.
+    Members,
+    /// Tournaments.
+    Tournaments,
+}
+
+/// What the club screen shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Page {
+    /// The list of the current tab.
+    List,
+    /// A member's profile.
+    Member(i64),
+    /// A tournament's round, with the selected board.
+    Tournament {
+        /// Tournament id.
+        id: i64,
+        /// Round shown.
+        round: u32,
+        /// Selected board (index into the round's games).
+        board: usize,
+    },
+    /// Standings of a tournament.
+    Standings(i64),
+    /// Crosstable of a tournament.
+    Crosstable(i64),
+}
+
+/// A game to start from the club screen: a tournament pairing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingToPlay {
+    /// The tournament's id.
+    pub tournament: i64,
+    /// Round.
+    pub round: u32,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+}
+
+/// What a key on the club screen asks of the app.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Nothing beyond the screen.
+    None,
+    /// Back to the home screen.
+    Home,
+    /// Play this pairing on the game screen.
+    Play(PairingToPlay),
+}
+
+/// The club screen's state.
+pub struct ClubScreen {
+    /// The database.
+    pub store: Store,
+    /// The tab of the list.
+    pub tab: Tab,
+    /// The highlighted row of the list.
+    pub selected: usize,
+    /// The page shown.
+    pub page: Page,
+    /// The last message.
+    pub message: String,
+}
+
+impl ClubScreen {
+    /// A club screen on a database.
+    pub fn new(store: Store) -> ClubScreen {
+        ClubScreen {
+            store,
+            tab: Tab::Members,
+            selected: 0,
+            page: Page::List,
+            message: "Tab switches lists · Enter opens · Esc back".into(),
+        }
+    }
+
+    fn members(&self) -> Vec<Member> {
+        members::list(&self.store, true, None).unwrap_or_default()
+    }
+
+    fn tournaments(&self) -> Vec<Tournament> {
+        tournament::list(&self.store).unwrap_or_default()
+    }
+
+    fn round_games(&self, id: i64, round: u32) -> Vec<Pairing> {
+        tournament::pairings(&self.store, &id.to_string(), Some(round)).unwrap_or_default()
+    }
+
+    fn rounds_paired(&self, id: i64) -> u32 {
+        tournament::pairings(&self.store, &id.to_string(), None)
+            .unwrap_or_default()
+            .iter()
+            .map(|p| p.round)
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn report<T>(&mut self, r: Result<T, ClubError>, ok: impl FnOnce(T) -> String) {
+        self.message = match r {
+            Ok(v) => ok(v),
+            Err(e) => e.to_string(),
+        };
+    }
+
+    /// Handles a key.
+    pub fn key(&mut self, key: KeyEvent) -> Action {
+        match self.page.clone() {
+            Page::List => {
+                let len = match self.tab {
+                    Tab::Members => self.members().len(),
+                    Tab::Tournaments => self.tournaments().len(),
+                };
+                match key.code {
+                    KeyCode::Esc | KeyCode::Char('q') => return Action::Home,
+                    KeyCode::Tab | KeyCode::Left | KeyCode::Right => {
+                        self.tab = match self.tab {
+                            Tab::Members => Tab::Tournaments,
+                            Tab::Tournaments => Tab::Members,
+                        };
+                        self.selected = 0;
+                    }
+                    KeyCode::Up | KeyCode::Char('k') => {
+                        self.selected = self.selected.saturating_sub(1)
+                    }
+                    KeyCode::Down | KeyCode::Char('j') => {
+                        self.selected = (self.selected + 1).min(len.saturating_sub(1))
+                    }
+                    KeyCode::Enter if len > 0 => {
+                        self.page = match self.tab {
+                            Tab::Members => Page::Member(self.members()[self.selected].id),
+                            Tab::Tournaments => {
+                                let id = self.tournaments()[self.selected].id;
+                                Page::Tournament {
+                                    id,
+                                    round: self.rounds_paired(id).max(1),
+                                    board: 0,
+                                }
+                            }
+                        };
+                    }
+                    _ => {}
+                }
+            }
+            Page::Member(_) => {
+                if matches!(key.code, KeyCode::Esc | KeyCode::Char('q')) {
+                    self.page = Page::List;
+                }
+            }
+            Page::Standings(id) | Page::Crosstable(id) => {
+                if matches!(key.code, KeyCode::Esc | KeyCode::Char('q')) {
+                    self.page = Page::Tournament {
+                        id,
+                        round: self.rounds_paired(id).max(1),
+                        board: 0,
+                    };
+                }
+            }
+            Page::Tournament { id, round, board } => {
+                return self.tournament_key(key, id, round, board);
+            }
+        }
+        Action::None
+    }
+
+    fn tournament_key(&mut self, key: KeyEvent, id: i64, round: u32, board: usize) -> Action {
+        let which = id.to_string();
+        let games = self.round_games(id, round);
+        let last = self.rounds_paired(id);
+        let mut set = |page: Page| self.page = page;
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => set(Page::List),
+            KeyCode::Left | KeyCode::Char('h') => set(Page::Tournament {
+                id,
+                round: round.saturating_sub(1).max(1),
+                board: 0,
+            }),
+            KeyCode::Right | KeyCode::Char('l') => set(Page::Tournament {
+                id,
+                round: (round + 1).min(last.max(1)),
+                board: 0,
+            }),
+            KeyCode::Up | KeyCode::Char('k') => set(Page::Tournament {
+                id,
+                round,
+                board: board.saturating_sub(1),
+            }),
+            KeyCode::Down | KeyCode::Char('j') => set(Page::Tournament {
+                id,
+                round,
+                board: (board + 1).min(games.len().saturating_sub(1)),
+            }),
+            KeyCode::Char('s') => set(Page::Standings(id)),
+            KeyCode::Char('x') => set(Page::Crosstable(id)),
+            KeyCode::Char('p') => {
+                let r = tournament::pair_next(&mut self.store, &which);
+                if let Ok(n) = r {
+                    self.page = Page::Tournament {
+                        id,
+                        round: n,
+                        board: 0,
+                    };
+                }
+                self.report(r, |n| format!("Round {n} paired"));
+            }
+            KeyCode::Char(c @ ('1' | '=' | '0')) => {
+                let Some(g) = games.get(board) else {
+                    return Action::None;
+                };
+                let Some(black) = g.black.clone() else {
+                    self.message = "A bye has no result to enter".into();
+                    return Action::None;
+                };
+                let outcome = match c {
+                    '1' => Outcome::WhiteWins,
+                    '=' => Outcome::Draw,
+                    _ => Outcome::BlackWins,
+                };
+                let r = tournament::record_result(
+                    &mut self.store,
+                    &which,
+                    round,
+                    &g.white,
+                    &black,
+                    outcome,
+                );
+                self.report(r, |p| format!("Recorded {} – {}", p.white, black_name(&p)));
+            }
+            KeyCode::Char('g') => {
+                if let Some(g) = games.get(board)
+                    && let Some(black) = &g.black
+                {
+                    return Action::Play(PairingToPlay {
+                        tournament: id,
+                        round,
+                        white: g.white.clone(),
+                        black: black.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        Action::None
+    }
+
+    /// Draws the club screen.
+    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+        let [body, message] =
+            Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+        match &self.page {
+            Page::List => self.draw_list(frame, body),
+            Page::Member(id) => self.draw_member(frame, body, *id),
+            Page::Tournament { id, round, board } => {
+                self.draw_tournament(frame, body, *id, *round, *board)
+            }
+            Page::Standings(id) => self.draw_standings(frame, body, *id),
+            Page::Crosstable(id) => self.draw_crosstable(frame, body, *id),
+        }
+        frame.render_widget(
+            Paragraph::new(self.message.clone())
+                .style(Style::default().add_modifier(Modifier::BOLD)),
+            message,
+        );
+    }
+
+    fn draw_list(&self, frame: &mut Frame, area: Rect) {
+        let mut lines = Vec::new();
+        let (title, rows): (&str, Vec<String>) = match self.tab {
+            Tab::Members => (
+                " Club: Members  (Tab: Tournaments) ",
+                self.members()
+                    .iter()
+                    .map(|m| {
+                        let r = |v: &str| {
+                            m.ratings
+                                .get(v)
+                                .map_or("    ".to_string(), |r| format!("{r:>4.0}"))
+                        };
+                        format!(
+                            "{:<28} {}  {}  {}  {}",
+                            m.name,
+                            r("international"),
+                            r("frisian"),
+                            r("english"),
+                            if m.active { "" } else { "inactive" }
+                        )
+                    })
+                    .collect(),
+            ),
+            Tab::Tournaments => (
+                " Club: Tournaments  (Tab: Members) ",
+                self.tournaments()
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "{:<28} {} · {}",
+                            t.name,
+                            t.variant.name(),
+                            t.time_control.as_deref().unwrap_or("no clock")
+                        )
+                    })
+                    .collect(),
+            ),
+        };
+        if self.tab == Tab::Members {
+            lines.push(Line::from(format!("{:<28} intl  fris  engl", "name")));
+        }
+        if rows.is_empty() {
+            lines.push(Line::from(
+                "(none yet — add them with `draughts club …` on the command line)",
+            ));
+        }
+        for (i, row) in rows.into_iter().enumerate() {
+            lines.push(selectable(row, i == self.selected));
+        }
+        frame.render_widget(
+            Paragraph::new(lines).block(Block::bordered().title(title)),
+            area,
+        );
+    }
+
+    fn draw_member(&self, frame: &mut Frame, area: Rect, id: i64) {
+        let Ok(m) = members::find(&self.store, &id.to_string()) else {
+            return;
+        };
+        let [info, chart_rect] =
+            Layout::vertical([Constraint::Length(6), Constraint::Min(3)]).areas(area);
+        let ratings: Vec<String> = m
+            .ratings
+            .iter()
+            .map(|(v, r)| format!("{v} {r:.0}"))
+            .collect();
+        let lines = vec![
+            Line::from(m.name.clone()),
+            Line::from(format!(
+                "federation id: {}",
+                m.federation_id.as_deref().unwrap_or("-")
+            )),
+            Line::from(format!("contact: {}", m.contact.as_deref().unwrap_or("-"))),
+            Line::from(format!("ratings: {}", ratings.join(", "))),
+        ];
+        frame.render_widget(
+            Paragraph::new(lines).block(Block::bordered().title(" Member ")),
+            info,
+        );
+        let variant = m
+            .ratings
+            .keys()
+            .next()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_default();
+        let history = ratings::history(&self.store, id, variant).unwrap_or_default();
+        let mut points: Vec<(f64, f64)> = Vec::new();
+        if let Some(first) = history.first() {
+            points.push((0.0, first.before));
+        }
+        points.extend(
+            history
+                .iter()
+                .enumerate()
+                .map(|(i, h)| ((i + 1) as f64, h.after)),
+        );
+        let (lo, hi) = points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+            (lo.min(p.1), hi.max(p.1))
+        });
+        let (lo, hi) = if points.is_empty() {
+            (1000.0, 1400.0)
+        } else {
+            (lo - 20.0, hi + 20.0)
+        };
+        let data = [Dataset::default()
+            .name(variant.name())
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .data(&points)];
+        let chart = Chart::new(data.to_vec())
+            .block(Block::bordered().title(format!(
+                " Rating history ({}, {} games) ",
+                variant.name(),
+                history.len()
+            )))
+            .x_axis(
+                Axis::default()
+                    .title("games")
+                    .bounds([0.0, (points.len().max(2) - 1) as f64]),
+            )
+            .y_axis(
+                Axis::default()
+                    .bounds([lo, hi])
+                    .labels([format!("{lo:.0}"), format!("{hi:.0}")]),
+            );
+        frame.render_widget(chart, chart_rect);
+    }
+
+    fn draw_tournament(&self, frame: &mut Frame, area: Rect, id: i64, round: u32, board: usize) {
+        let Ok(t) = tournament::find(&self.store, &id.to_string()) else {
+            return;
+        };
+        let games = self.round_games(id, round);
+        let paired = self.rounds_paired(id);
+        let mut lines = vec![
+            Line::from(format!(
+                "{} · {} · {} · round {round} of {paired} paired",
+                t.variant.name(),
+                t.time_control.as_deref().unwrap_or("no clock"),
+                if t.rated { "rated" } else { "unrated" }
+            )),
+            Line::from(""),
+        ];
+        if games.is_empty() {
+            lines.push(Line::from("No round paired yet: press p to pair round 1."));
+        }
+        for (i, g) in games.iter().enumerate() {
+            let row = format!(
+                "{:>2}. {:<24} – {:<24} {}",
+                g.board,
+                g.white,
+                g.black.as_deref().unwrap_or("(bye)"),
+                result_text(g)
+            );
+            lines.push(selectable(row, i == board));
+        }
+        lines.push(Line::from(""));
+        lines.push(Line::from(
+            "←→ round · ↑↓ board · 1 = 0 result · p pair next · g play this pairing · s standings · x crosstable · Esc",
+        ));
+        frame.render_widget(
+            Paragraph::new(lines).block(Block::bordered().title(format!(" {} ", t.name))),
+            area,
+        );
+    }
+
+    fn draw_standings(&self, frame: &mut Frame, area: Rect, id: i64) {
+        let which = id.to_string();
+        let (Ok(t), Ok(table)) = (
+            tournament::find(&self.store, &which),
+            tournament::standings(&self.store, &which),
+        ) else {
+            return;
+        };
+        let names: String = t
+            .tiebreaks
+            .iter()
+            .map(|b| format!(" {:>8}", b.name()))
+            .collect();
+        let mut lines = vec![Line::from(format!(
+            "{:>3}  {:<24} {:>6} {:>5}{names}",
+            "#", "name", "points", "games"
+        ))];
+        for r in table {
+            let tb: String = r.tiebreaks.iter().map(|v| format!(" {v:>8}")).collect();
+            lines.push(Line::from(format!(
+                "{:>3}  {:<24} {:>6} {:>5}{tb}",
+                r.place, r.name, r.points, r.played
+            )));
+        }
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(Block::bordered().title(format!(" {} — standings ", t.name))),
+            area,
+        );
+    }
+
+    fn draw_crosstable(&self, frame: &mut Frame, area: Rect, id: i64) {
+        let which = id.to_string();
+        let (Ok(t), Ok(x)) = (
+            tournament::find(&self.store, &which),
+            tournament::crosstable(&self.store, &which),
+        ) else {
+            return;
+        };
+        let heads: String = (1..=x.standings.len())
+            .map(|i| format!(" {i:>3}"))
+            .collect();
+        let mut lines = vec![Line::from(format!("{:>3}  {:<20}{heads}  points", "", ""))];
+        for (i, r) in x.standings.iter().enumerate() {
+            let cells: String = x.cells[i]
+                .iter()
+                .enumerate()
+                .map(|(j, v)| {
+                    let c = if i == j {
+                        "×".to_string()
+                    } else {
+                        v.iter()
+                            .map(|p| {
+                                if *p == 0.5 {
+                                    "½".into()
+                                } else {
+                                    p.to_string()
+                                }
+                            })
+                            .collect::<String>()
+                    };
+                    format!(" {c:>3}")
+                })
+                .collect();
+            lines.push(Line::from(format!(
+                "{:>3}  {:<20}{cells}  {:>6}",
+                i + 1,
+                r.name,
+                r.points
+            )));
+        }
+        frame.render_widget(
+            Paragraph::new(lines)
+                .block(Block::bordered().title(format!(" {} — crosstable ", t.name))),
+            area,
+        );
+    }
+}
+
+fn black_name(p: &Pairing) -> &str {
+    p.black.as_deref().unwrap_or("(bye)")
+}
+
+fn result_text(p: &Pairing) -> &'static str {
+    match (p.black.as_ref(), p.result, p.forfeit) {
+        (None, _, _) => "bye",
+        (_, Some(Outcome::WhiteWins), true) => "+ -",
+        (_, Some(Outcome::BlackWins), true) => "- +",
+        (_, Some(Outcome::WhiteWins), false) => "1-0",
+        (_, Some(Outcome::Draw), _) => "½-½",
+        (_, Some(Outcome::BlackWins), false) => "0-1",
+        (_, None, _) => "",
+    }
+}
+
+fn selectable(text: String, selected: bool) -> Line<'static> {
+    if selected {
+        Line::from(ratatui::text::Span::styled(
+            format!("▸ {text}"),
+            Style::default().add_modifier(Modifier::REVERSED),
+        ))
+    } else {
+        Line::from(format!("  {text}"))
+    }
+}
