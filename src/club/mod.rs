@@ -2,6 +2,7 @@
 //! database shared by the TUI, the command line and the club server.
 
 pub mod games;
+pub mod keizer;
 pub mod members;
 pub mod pairing;
 pub mod rating;

@@ -27,6 +27,12 @@ pub enum System {
         /// Rounds to play.
         rounds: u32,
     },
+    /// Keizer: club evenings pairing whoever is present by Keizer ranking, for as many rounds
+    /// as given (or open-ended with 0).
+    Keizer {
+        /// Rounds to play (0: no limit).
+        rounds: u32,
+    },
 }
 
 impl System {
@@ -35,6 +41,7 @@ impl System {
             System::RoundRobin => "round-robin",
             System::DoubleRoundRobin => "double-round-robin",
             System::Swiss { .. } => "swiss",
+            System::Keizer { .. } => "keizer",
         }
     }
 
@@ -47,12 +54,11 @@ impl System {
             ("swiss", _) => Err(ClubError::BadInput(
                 "a Swiss needs its number of rounds (--rounds)".into(),
             )),
-            ("keizer", _) => Err(ClubError::BadInput(
-                "the Keizer system is not available yet (round-robin, double-round-robin, swiss)"
-                    .into(),
-            )),
+            ("keizer", r) => Ok(System::Keizer {
+                rounds: r.unwrap_or(0),
+            }),
             (other, _) => Err(ClubError::BadInput(format!(
-                "{other:?} is not a system (round-robin, double-round-robin, swiss)"
+                "{other:?} is not a system (round-robin, double-round-robin, swiss, keizer)"
             ))),
         }
     }
@@ -286,7 +292,7 @@ pub(crate) fn insert(tx: &Transaction, new: &NewTournament) -> Result<i64, ClubE
             rated,
             tiebreaks.iter().map(|t| t.name()).collect::<Vec<_>>().join(","),
             match system {
-                System::Swiss { rounds } => Some(rounds),
+                System::Swiss { rounds } | System::Keizer { rounds } => Some(rounds),
                 _ => None,
             }
         ],
@@ -371,8 +377,8 @@ pub fn enter(store: &mut Store, which: &str, who: &[String]) -> Result<usize, Cl
         .map(|w| members::find(store, w))
         .collect::<Result<Vec<_>, _>>()?;
     store.write("tournament enter", |tx| {
-        let swiss = matches!(t.system, System::Swiss { .. });
-        if !swiss && rounds_paired(tx, t.id)? > 0 {
+        let open = matches!(t.system, System::Swiss { .. } | System::Keizer { .. });
+        if !open && rounds_paired(tx, t.id)? > 0 {
             return Err(ClubError::Refused(format!(
                 "{} has started: a round robin takes no late entries",
                 t.name
@@ -517,6 +523,91 @@ fn swiss_players(
     Ok(players.into_values().collect())
 }
 
+/// The Keizer ranking (member ids, best first) and scores of a tournament's entrants, from its
+/// games, byes and absences so far.
+fn keizer_field(
+    conn: &rusqlite::Connection,
+    t: &Tournament,
+) -> Result<(Vec<i64>, BTreeMap<i64, f64>), ClubError> {
+    let people = entrants(conn, t.id)?;
+    let index: BTreeMap<i64, usize> = people
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, i))
+        .collect();
+    let mut evenings = super::keizer::Evenings {
+        players: people.len(),
+        ratings: Vec::new(),
+        ..Default::default()
+    };
+    for (id, _) in &people {
+        let r: Option<f64> = conn
+            .query_row(
+                "SELECT rating FROM ratings WHERE member_id = ?1 AND variant = ?2",
+                params![id, t.variant.name()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(db)?;
+        evenings
+            .ratings
+            .push(r.unwrap_or(super::ratings::DEFAULT_RATING));
+    }
+    let paired = rounds_paired(conn, t.id)?;
+    let mut stmt = conn
+        .prepare("SELECT white_id, black_id, result FROM games WHERE tournament_id = ?1")
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([t.id], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })
+        .map_err(db)?;
+    for row in rows {
+        let (w, b, result) = row.map_err(db)?;
+        let Some(&wi) = index.get(&w) else { continue };
+        match (b.and_then(|b| index.get(&b).copied()), result.as_deref()) {
+            (None, _) => evenings.byes.push(wi),
+            (Some(bi), Some(code)) => {
+                let score = match code {
+                    "W" | "FW" => 1.0,
+                    "D" => 0.5,
+                    "B" | "FB" => 0.0,
+                    _ => continue,
+                };
+                evenings.games.push(super::keizer::KeizerGame {
+                    white: wi,
+                    black: bi,
+                    score,
+                });
+            }
+            _ => {}
+        }
+    }
+    let mut stmt = conn
+        .prepare("SELECT member_id FROM absences WHERE tournament_id = ?1 AND round <= ?2")
+        .map_err(db)?;
+    let rows = stmt
+        .query_map(params![t.id, paired], |r| r.get::<_, i64>(0))
+        .map_err(db)?;
+    for row in rows {
+        if let Some(&i) = index.get(&row.map_err(db)?) {
+            evenings.absences.push(i);
+        }
+    }
+    let (scores, order) = evenings.standings();
+    let ranking = order.iter().map(|&i| people[i].0).collect();
+    let by_id = people
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, scores[i]))
+        .collect();
+    Ok((ranking, by_id))
+}
+
 /// Pairs the next round; refused while the previous round has missing results or when every
 /// round is paired. Returns the round number.
 pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
@@ -533,6 +624,8 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
             System::RoundRobin => players.len() + players.len() % 2 - 1,
             System::DoubleRoundRobin => 2 * (players.len() + players.len() % 2 - 1),
             System::Swiss { rounds } => rounds as usize,
+            System::Keizer { rounds: 0 } => usize::MAX,
+            System::Keizer { rounds } => rounds as usize,
         };
         let done = rounds_paired(tx, t.id)?;
         if done as usize >= total {
@@ -564,6 +657,81 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
                 (
                     r.boards.iter().map(|&(w, b)| (id(w), id(b))).collect(),
                     r.bye.map(id),
+                )
+            }
+            System::Keizer { .. } => {
+                let (ranking, _) = keizer_field(tx, &t)?;
+                let absent: HashSet<i64> = {
+                    let mut stmt = tx
+                        .prepare(
+                            "SELECT member_id FROM absences WHERE tournament_id = ?1 AND round = ?2",
+                        )
+                        .map_err(db)?;
+                    let rows = stmt
+                        .query_map(params![t.id, round], |r| r.get(0))
+                        .map_err(db)?;
+                    rows.collect::<Result<_, _>>().map_err(db)?
+                };
+                let field = swiss_players(tx, &t, round)?;
+                let index: BTreeMap<i64, usize> = ranking
+                    .iter()
+                    .enumerate()
+                    .map(|(i, id)| (*id, i))
+                    .collect();
+                let present: Vec<usize> = ranking
+                    .iter()
+                    .filter(|id| !absent.contains(id) && field.iter().any(|p| p.id as i64 == **id))
+                    .map(|id| index[id])
+                    .collect();
+                let whites: Vec<i32> = ranking
+                    .iter()
+                    .map(|id| {
+                        field
+                            .iter()
+                            .find(|p| p.id as i64 == *id)
+                            .map_or(0, |p| {
+                                p.colours
+                                    .iter()
+                                    .map(|c| if *c == Side::White { 1 } else { -1 })
+                                    .sum()
+                            })
+                    })
+                    .collect();
+                // Opponents of the last three rounds are avoided when possible.
+                let recent: HashSet<(usize, usize)> = {
+                    let mut stmt = tx
+                        .prepare(
+                            "SELECT white_id, black_id FROM games WHERE tournament_id = ?1
+                             AND black_id IS NOT NULL AND round > ?2",
+                        )
+                        .map_err(db)?;
+                    let rows = stmt
+                        .query_map(params![t.id, round as i64 - 4], |r| {
+                            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                        })
+                        .map_err(db)?;
+                    let mut set = HashSet::new();
+                    for row in rows {
+                        let (w, b) = row.map_err(db)?;
+                        if let (Some(&x), Some(&y)) = (index.get(&w), index.get(&b)) {
+                            set.insert((x.min(y), x.max(y)));
+                        }
+                    }
+                    set
+                };
+                if present.len() < 2 {
+                    return Err(ClubError::Refused(format!(
+                        "fewer than two players present for round {round} of {}",
+                        t.name
+                    )));
+                }
+                let (pairs, bye) = super::keizer::pair(&present, &recent, &whites);
+                (
+                    pairs
+                        .iter()
+                        .map(|&(w, b)| (ranking[w], ranking[b]))
+                        .collect(),
+                    bye.map(|i| ranking[i]),
                 )
             }
             _ => {
@@ -648,7 +816,7 @@ pub fn set_absent(
 ) -> Result<(), ClubError> {
     let t = find(store, which)?;
     let m = members::find(store, who)?;
-    if !matches!(t.system, System::Swiss { .. }) {
+    if !matches!(t.system, System::Swiss { .. } | System::Keizer { .. }) {
         return Err(ClubError::Refused(format!(
             "{} is a round robin: every pairing is fixed; record a result or withdraw instead",
             t.name
@@ -911,7 +1079,14 @@ pub fn standings(store: &Store, which: &str) -> Result<Vec<Standing>, ClubError>
             (Some(_), None) => {}
         }
     }
-    let points = results.points();
+    let mut points = results.points();
+    if matches!(t.system, System::Keizer { .. }) {
+        // In a Keizer competition the Keizer score is what ranks.
+        let (_, scores) = keizer_field(store.conn(), &t)?;
+        for (i, (id, _)) in people.iter().enumerate() {
+            points[i] = (scores.get(id).copied().unwrap_or(0.0) * 100.0).round() / 100.0;
+        }
+    }
     let breaks: Vec<Vec<f64>> = t.tiebreaks.iter().map(|&tb| results.tiebreak(tb)).collect();
     let mut played = vec![0u32; people.len()];
     for g in &results.games {
@@ -1281,10 +1456,88 @@ mod tests {
     }
 
     #[test]
+    fn keizer_evenings_pair_who_is_present_by_keizer_ranking() {
+        let (_d, mut s) = club(&["A", "B", "C", "D", "E"]);
+        for (n, r) in [
+            ("A", "1900"),
+            ("B", "1800"),
+            ("C", "1700"),
+            ("D", "1600"),
+            ("E", "1500"),
+        ] {
+            crate::club::members::edit(
+                &mut s,
+                n,
+                &MemberFields {
+                    ratings: vec![
+                        crate::club::members::parse_rating(&format!("international={r}")).unwrap(),
+                    ],
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        }
+        let new = NewTournament {
+            name: "Thursdays",
+            system: System::parse("keizer", None).unwrap(),
+            variant: Variant::International,
+            time_control: None,
+            scoring: "2-1-0".parse().unwrap(),
+            rated: false,
+            tiebreaks: vec![],
+        };
+        create(&mut s, &new).unwrap();
+        let who: Vec<String> = ["A", "B", "C", "D", "E"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        enter(&mut s, "Thursdays", &who).unwrap();
+        // Evening 1: E stays home; by rating A–B and C–D.
+        set_absent(&mut s, "Thursdays", "E", 1, true).unwrap();
+        pair_next(&mut s, "Thursdays").unwrap();
+        let r1 = pairings(&s, "Thursdays", Some(1)).unwrap();
+        let pairs: Vec<(String, String)> = r1
+            .iter()
+            .map(|p| {
+                let b = p.black.clone().unwrap_or_default();
+                (p.white.clone().min(b.clone()), p.white.clone().max(b))
+            })
+            .collect();
+        assert_eq!(pairs, [("A".into(), "B".into()), ("C".into(), "D".into())]);
+        // D beats C (an upset), A beats B.
+        for p in &r1 {
+            let b = p.black.clone().unwrap();
+            let outcome = if p.white == "D" || p.white == "A" {
+                Outcome::WhiteWins
+            } else {
+                Outcome::BlackWins
+            };
+            record_result(&mut s, "Thursdays", 1, &p.white, &b, outcome).unwrap();
+        }
+        let table = standings(&s, "Thursdays").unwrap();
+        assert_eq!(table[0].name, "A");
+        // Evening 2: everyone is in; five players, the lowest-ranked gets the bye; nobody meets
+        // last week's opponent.
+        pair_next(&mut s, "Thursdays").unwrap();
+        let r2 = pairings(&s, "Thursdays", Some(2)).unwrap();
+        assert_eq!(r2.iter().filter(|p| p.black.is_none()).count(), 1);
+        for p in r2.iter().filter(|p| p.black.is_some()) {
+            let b = p.black.as_deref().unwrap();
+            assert!(!pairs.contains(&(
+                p.white.clone().min(b.to_string()),
+                p.white.clone().max(b.to_string())
+            )));
+        }
+    }
+
+    #[test]
     fn bad_settings_are_refused() {
         let (_d, mut s) = club(&[]);
         assert!(System::parse("swiss", None).is_err());
-        assert!(System::parse("keizer", Some(3)).is_err());
+        assert_eq!(
+            System::parse("keizer", None).ok(),
+            Some(System::Keizer { rounds: 0 })
+        );
         assert_eq!(
             System::parse("swiss", Some(7)).ok(),
             Some(System::Swiss { rounds: 7 })

@@ -39,9 +39,11 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
         .collect();
     let members = super::members::list(store, true, None)?;
     let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
+    let rounds_played = rounds;
     let field = (people.len() + people.len() % 2).saturating_sub(1) as u32;
     let total = match t.system {
         System::Swiss { rounds } => rounds,
+        System::Keizer { rounds } => rounds.max(rounds_played),
         System::RoundRobin => field,
         System::DoubleRoundRobin => 2 * field,
     };
@@ -52,6 +54,7 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
         System::RoundRobin => "Round robin",
         System::DoubleRoundRobin => "Double round robin",
         System::Swiss { .. } => "Swiss",
+        System::Keizer { .. } => "Keizer",
     };
     out.push_str(&format!("092 {kind}\n"));
     if let Some(tc) = &t.time_control {
