@@ -477,24 +477,8 @@ fn swiss_players(
             );
         }
     }
-    let mut stmt = tx
-        .prepare(
-            "SELECT white_id, black_id, result FROM games WHERE tournament_id = ?1
-             ORDER BY round, board",
-        )
-        .map_err(db)?;
-    let rows = stmt
-        .query_map([t.id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, Option<i64>>(1)?,
-                r.get::<_, Option<String>>(2)?,
-            ))
-        })
-        .map_err(db)?;
     let (win, draw) = (t.scoring.win, t.scoring.draw);
-    for row in rows {
-        let (w, b, result) = row.map_err(db)?;
+    for (w, b, result) in game_rows(tx, t.id)? {
         let Some(b) = b else {
             if let Some(p) = players.get_mut(&w) {
                 p.had_bye = true;
@@ -521,6 +505,23 @@ fn swiss_players(
         }
     }
     Ok(players.into_values().collect())
+}
+
+/// White, Black (none for a bye) and the stored result code of every game, in round and board
+/// order.
+type GameRow = (i64, Option<i64>, Option<String>);
+
+fn game_rows(conn: &rusqlite::Connection, t: i64) -> Result<Vec<GameRow>, ClubError> {
+    let mut stmt = conn
+        .prepare(
+            "SELECT white_id, black_id, result FROM games WHERE tournament_id = ?1
+             ORDER BY round, board",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([t], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
 }
 
 /// The Keizer ranking (member ids, best first) and scores of a tournament's entrants, from its
@@ -554,20 +555,7 @@ fn keizer_field(
             .push(r.unwrap_or(super::ratings::DEFAULT_RATING));
     }
     let paired = rounds_paired(conn, t.id)?;
-    let mut stmt = conn
-        .prepare("SELECT white_id, black_id, result FROM games WHERE tournament_id = ?1")
-        .map_err(db)?;
-    let rows = stmt
-        .query_map([t.id], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, Option<i64>>(1)?,
-                r.get::<_, Option<String>>(2)?,
-            ))
-        })
-        .map_err(db)?;
-    for row in rows {
-        let (w, b, result) = row.map_err(db)?;
+    for (w, b, result) in game_rows(conn, t.id)? {
         let Some(&wi) = index.get(&w) else { continue };
         match (b.and_then(|b| index.get(&b).copied()), result.as_deref()) {
             (None, _) => evenings.byes.push(wi),
