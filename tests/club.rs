@@ -388,3 +388,145 @@ fn a_swiss_on_the_command_line() {
     let o = club(&db, &["tournament", "pair", "Open"]);
     assert_eq!(o.status.code(), Some(1), "three rounds only");
 }
+
+#[test]
+fn an_organisers_season_from_the_readme() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let ok = |args: &[&str]| {
+        let o = club(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // Thirty members from a CSV file.
+    let mut csv = String::from("name,international\n");
+    for i in 1..=30 {
+        csv.push_str(&format!("Member {i:02},{}\n", 1300 + 17 * i));
+    }
+    let file = dir.path().join("members.csv");
+    std::fs::write(&file, csv).expect("csv");
+    ok(&["member", "import", file.to_str().expect("utf-8 path")]);
+    let names: Vec<String> = (1..=30).map(|i| format!("Member {i:02}")).collect();
+
+    // A 7-round Swiss for all thirty.
+    ok(&[
+        "tournament",
+        "create",
+        "Club Open",
+        "--system",
+        "swiss",
+        "--rounds",
+        "7",
+    ]);
+    let mut enter = vec!["tournament", "enter", "Club Open"];
+    enter.extend(names.iter().map(String::as_str));
+    ok(&enter);
+    let results = ["2-0", "1-1", "0-2"];
+    for round in 1..=7 {
+        ok(&["tournament", "pair", "Club Open"]);
+        let r = round.to_string();
+        let games: serde_json::Value = serde_json::from_str(&ok(&[
+            "tournament",
+            "show",
+            "Club Open",
+            "--round",
+            &r,
+            "--json",
+        ]))
+        .expect("JSON");
+        for (i, g) in games.as_array().expect("games").iter().enumerate() {
+            let (w, b) = (
+                g["white"].as_str().expect("white"),
+                g["black"].as_str().expect("black"),
+            );
+            ok(&[
+                "tournament",
+                "result",
+                "Club Open",
+                "--round",
+                &r,
+                w,
+                results[(i + round) % 3],
+                b,
+            ]);
+        }
+    }
+    // A 10-player round robin, one result corrected afterwards.
+    ok(&["tournament", "create", "Club RR", "--system", "round-robin"]);
+    let mut enter = vec!["tournament", "enter", "Club RR"];
+    enter.extend(names[..10].iter().map(String::as_str));
+    ok(&enter);
+    for round in 1..=9 {
+        ok(&["tournament", "pair", "Club RR"]);
+        let r = round.to_string();
+        let games: serde_json::Value = serde_json::from_str(&ok(&[
+            "tournament",
+            "show",
+            "Club RR",
+            "--round",
+            &r,
+            "--json",
+        ]))
+        .expect("JSON");
+        for g in games.as_array().expect("games") {
+            let (w, b) = (
+                g["white"].as_str().expect("white"),
+                g["black"].as_str().expect("black"),
+            );
+            ok(&[
+                "tournament",
+                "result",
+                "Club RR",
+                "--round",
+                &r,
+                w,
+                "2-0",
+                b,
+            ]);
+        }
+    }
+    let before = ok(&["rating", "history", "Member 01", "--json"]);
+    let first: serde_json::Value = serde_json::from_str(&ok(&[
+        "tournament",
+        "show",
+        "Club RR",
+        "--round",
+        "1",
+        "--json",
+    ]))
+    .expect("JSON");
+    let g = &first[0];
+    let (w, b) = (
+        g["white"].as_str().expect("white"),
+        g["black"].as_str().expect("black"),
+    );
+    ok(&[
+        "tournament",
+        "result",
+        "Club RR",
+        "--round",
+        "1",
+        w,
+        "0-2",
+        b,
+    ]);
+    let after = ok(&["rating", "history", "Member 01", "--json"]);
+    assert_ne!(before, after, "the correction re-ran the ratings");
+
+    let standings: serde_json::Value =
+        serde_json::from_str(&ok(&["tournament", "standings", "Club RR", "--json"])).expect("JSON");
+    let total: f64 = standings
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| r["points"].as_f64().expect("points"))
+        .sum();
+    assert_eq!(total, 45.0 * 2.0, "45 games at 2 points each");
+    let cross = ok(&["tournament", "crosstable", "Club RR"]);
+    assert_eq!(cross.lines().count(), 11, "{cross}");
+    let swiss: serde_json::Value =
+        serde_json::from_str(&ok(&["tournament", "standings", "Club Open", "--json"]))
+            .expect("JSON");
+    assert_eq!(swiss.as_array().expect("rows").len(), 30);
+    assert!(ok(&["rating", "list"]).lines().count() >= 30);
+}
