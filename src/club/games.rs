@@ -148,6 +148,50 @@ pub fn import(store: &mut Store, which: &str, text: &str) -> Result<usize, ClubE
     Ok(games.len())
 }
 
+/// A recorded game in the archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Archived {
+    /// Game id.
+    pub id: i64,
+    /// Tournament name.
+    pub tournament: String,
+    /// Round.
+    pub round: u32,
+    /// White.
+    pub white: String,
+    /// Black.
+    pub black: String,
+    /// The PDN record.
+    pub pdn: String,
+}
+
+/// Every game with a stored record, newest tournament first.
+pub fn archive(store: &Store) -> Result<Vec<Archived>, ClubError> {
+    let mut stmt = store
+        .conn()
+        .prepare(
+            "SELECT g.id, t.name, g.round, w.name, b.name, g.pdn
+             FROM games g JOIN tournaments t ON t.id = g.tournament_id
+             JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id
+             WHERE g.pdn IS NOT NULL
+             ORDER BY g.tournament_id DESC, g.round, g.board",
+        )
+        .map_err(super::store::db)?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok(Archived {
+                id: r.get(0)?,
+                tournament: r.get(1)?,
+                round: r.get(2)?,
+                white: r.get(3)?,
+                black: r.get(4)?,
+                pdn: r.get(5)?,
+            })
+        })
+        .map_err(super::store::db)?;
+    rows.collect::<Result<_, _>>().map_err(super::store::db)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,6 +245,9 @@ mod tests {
         assert_eq!(back[0].tag("TimeControl"), Some("80m+1m"));
         assert_eq!(back[0].line.moves.len(), 4);
         assert_eq!(back[1].result, GameResult::Draw);
+        let archive = archive(&s).unwrap();
+        assert_eq!(archive.len(), 2);
+        assert_eq!((archive[0].white.as_str(), archive[0].round), ("Ann", 1));
     }
 
     #[test]

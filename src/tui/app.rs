@@ -486,6 +486,13 @@ impl App {
                 ClubAction::None => {}
                 ClubAction::Home => self.screen = Screen::Home(2),
                 ClubAction::Play(pairing) => self.play_pairing(pairing, now),
+                ClubAction::Replay(text) => {
+                    let variant = self.config.variant;
+                    if let Some(Ok(pdn)) = crate::pdn::read_games(&text, variant).into_iter().next()
+                    {
+                        self.start_record(pdn, now);
+                    }
+                }
             },
         }
     }

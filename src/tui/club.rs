@@ -1,6 +1,7 @@
 //! The club screens: members (with a rating chart), tournaments, a tournament's rounds with
 //! result entry and pairing, standings and crosstable, and "play this pairing".
 
+use crate::club::games::{self, Archived};
 use crate::club::members::{self, Member};
 use crate::club::ratings;
 use crate::club::tournament::{self, Outcome, Pairing, Tournament};
@@ -20,6 +21,8 @@ pub enum Tab {
     Members,
     /// Tournaments.
     Tournaments,
+    /// Recorded games.
+    Games,
 }
 
 /// What the club screen shows.
@@ -66,6 +69,8 @@ pub enum Action {
     Home,
     /// Play this pairing on the game screen.
     Play(PairingToPlay),
+    /// Replay a recorded game (its PDN) on the game screen.
+    Replay(String),
 }
 
 /// The club screen's state.
@@ -102,6 +107,10 @@ impl ClubScreen {
         tournament::list(&self.store).unwrap_or_default()
     }
 
+    fn archive(&self) -> Vec<Archived> {
+        games::archive(&self.store).unwrap_or_default()
+    }
+
     fn round_games(&self, id: i64, round: u32) -> Vec<Pairing> {
         tournament::pairings(&self.store, &id.to_string(), Some(round)).unwrap_or_default()
     }
@@ -129,13 +138,16 @@ impl ClubScreen {
                 let len = match self.tab {
                     Tab::Members => self.members().len(),
                     Tab::Tournaments => self.tournaments().len(),
+                    Tab::Games => self.archive().len(),
                 };
                 match key.code {
                     KeyCode::Esc | KeyCode::Char('q') => return Action::Home,
                     KeyCode::Tab | KeyCode::Left | KeyCode::Right => {
-                        self.tab = match self.tab {
-                            Tab::Members => Tab::Tournaments,
-                            Tab::Tournaments => Tab::Members,
+                        let forward = key.code != KeyCode::Left;
+                        self.tab = match (self.tab, forward) {
+                            (Tab::Members, true) | (Tab::Games, false) => Tab::Tournaments,
+                            (Tab::Tournaments, true) | (Tab::Members, false) => Tab::Games,
+                            (Tab::Games, true) | (Tab::Tournaments, false) => Tab::Members,
                         };
                         self.selected = 0;
                     }
@@ -144,6 +156,9 @@ impl ClubScreen {
                     }
                     KeyCode::Down | KeyCode::Char('j') => {
                         self.selected = (self.selected + 1).min(len.saturating_sub(1))
+                    }
+                    KeyCode::Enter if len > 0 && self.tab == Tab::Games => {
+                        return Action::Replay(self.archive()[self.selected].pdn.clone());
                     }
                     KeyCode::Enter if len > 0 => {
                         self.page = match self.tab {
@@ -156,6 +171,7 @@ impl ClubScreen {
                                     board: 0,
                                 }
                             }
+                            Tab::Games => Page::List,
                         };
                     }
                     _ => {}
@@ -286,7 +302,7 @@ impl ClubScreen {
         let mut lines = Vec::new();
         let (title, rows): (&str, Vec<String>) = match self.tab {
             Tab::Members => (
-                " Club: Members  (Tab: Tournaments) ",
+                " Club: Members  (Tab: Tournaments, Games) ",
                 self.members()
                     .iter()
                     .map(|m| {
@@ -307,7 +323,7 @@ impl ClubScreen {
                     .collect(),
             ),
             Tab::Tournaments => (
-                " Club: Tournaments  (Tab: Members) ",
+                " Club: Tournaments  (Tab: Games, Members) ",
                 self.tournaments()
                     .iter()
                     .map(|t| {
@@ -316,6 +332,18 @@ impl ClubScreen {
                             t.name,
                             t.variant.name(),
                             t.time_control.as_deref().unwrap_or("no clock")
+                        )
+                    })
+                    .collect(),
+            ),
+            Tab::Games => (
+                " Club: Games  (Tab: Members, Tournaments; Enter replays) ",
+                self.archive()
+                    .iter()
+                    .map(|g| {
+                        format!(
+                            "{:<20} round {:>2}: {} – {}",
+                            g.tournament, g.round, g.white, g.black
                         )
                     })
                     .collect(),
