@@ -113,10 +113,28 @@ enum ClubCommand {
         #[command(subcommand)]
         command: TournamentCommand,
     },
+    /// The club's settings: rating system (elo, glicko2) and Elo's K factors.
+    Settings {
+        #[command(subcommand)]
+        command: Option<SettingsCommand>,
+    },
     /// Ratings (Elo per variant, from the rated tournaments' results).
     Rating {
         #[command(subcommand)]
         command: RatingCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum SettingsCommand {
+    /// Show every setting (the default without a subcommand).
+    Show,
+    /// Change a setting; every rating is recomputed under it.
+    Set {
+        /// rating-system, k-provisional, provisional-games, k-bands, k-top.
+        key: String,
+        /// The new value.
+        value: String,
     },
 }
 
@@ -681,6 +699,20 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
         },
         ClubCommand::Tournament { command } => tournament_command(&mut store, command)?,
         ClubCommand::Rating { command } => rating_command(&store, command)?,
+        ClubCommand::Settings { command } => match command.unwrap_or(SettingsCommand::Show) {
+            SettingsCommand::Show => {
+                for ((key, value), (_, meaning)) in club::settings::show(&store)?
+                    .iter()
+                    .zip(club::settings::KEYS)
+                {
+                    println!("{key:<18} {value:<16} {meaning}");
+                }
+            }
+            SettingsCommand::Set { key, value } => {
+                club::settings::set(&mut store, &key, &value)?;
+                println!("{key} = {value}; ratings recomputed");
+            }
+        },
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -123,7 +123,7 @@ fn set_ratings(tx: &Transaction, id: i64, ratings: &[(Variant, f64)]) -> Result<
             params![id, v.name(), r],
         )
         .map_err(db)?;
-        super::ratings::recompute(tx, *v, &super::rating::KFactors::default())?;
+        super::ratings::recompute(tx, *v)?;
     }
     Ok(())
 }

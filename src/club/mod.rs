@@ -7,6 +7,7 @@ pub mod members;
 pub mod pairing;
 pub mod rating;
 pub mod ratings;
+pub mod settings;
 pub mod store;
 pub mod swiss;
 pub mod tiebreak;

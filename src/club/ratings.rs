@@ -2,11 +2,14 @@
 //! variant, round by round, so a corrected result re-runs everything after it.
 
 use super::ClubError;
-use super::rating::{KFactors, change};
+use super::rating::change;
+use super::settings::RatingSystem;
 use super::store::{Store, db};
 use crate::variant::Variant;
 use rusqlite::{Connection, Transaction, params};
 use serde::Serialize;
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 use std::collections::BTreeMap;
 
 /// The rating of a member with no starting rating.
@@ -29,9 +32,15 @@ pub struct HistoryEntry {
     pub after: f64,
 }
 
-/// Recomputes every rating of `variant`: from the starting ratings, rated games in tournament
-/// and round order, each round's changes computed from the ratings before it.
-pub fn recompute(tx: &Transaction, variant: Variant, k: &KFactors) -> Result<(), ClubError> {
+/// Recomputes every rating of `variant` under the club's settings: from the starting ratings,
+/// rated games in tournament and round order, each round's changes computed from the ratings
+/// before it (with Glicko-2, each round is a rating period for those who played in it).
+pub fn recompute(tx: &Transaction, variant: Variant) -> Result<(), ClubError> {
+    let settings = super::settings::load(tx)?;
+    let k = &settings.k;
+    let glicko = settings.system == RatingSystem::Glicko2;
+    let config = Glicko2Config::new();
+    let mut g2: BTreeMap<i64, Glicko2Rating> = BTreeMap::new();
     let v = variant.name();
     let mut rating: BTreeMap<i64, f64> = BTreeMap::new();
     let mut games: BTreeMap<i64, u32> = BTreeMap::new();
@@ -79,6 +88,13 @@ pub fn recompute(tx: &Transaction, variant: Variant, k: &KFactors) -> Result<(),
         let start = rating.clone();
         let played = games.clone();
         let mut delta: BTreeMap<i64, f64> = BTreeMap::new();
+        let mut periods: BTreeMap<i64, Vec<(Glicko2Rating, Outcomes)>> = BTreeMap::new();
+        let start_g2 = |id: i64| {
+            g2.get(&id).copied().unwrap_or(Glicko2Rating {
+                rating: start.get(&id).copied().unwrap_or(DEFAULT_RATING),
+                ..Glicko2Rating::new()
+            })
+        };
         let mut entries = Vec::new();
         while i < rounds.len() && rounds[i].0 == t && rounds[i].1 == r {
             let (_, _, game, w, b, ref res) = rounds[i];
@@ -93,15 +109,33 @@ pub fn recompute(tx: &Transaction, variant: Variant, k: &KFactors) -> Result<(),
             let gb = played.get(&b).copied().unwrap_or(0);
             *delta.entry(w).or_default() += change(k, rw, gw, rb, score);
             *delta.entry(b).or_default() += change(k, rb, gb, rw, 1.0 - score);
+            let (ow, ob) = match res.as_str() {
+                "W" => (Outcomes::WIN, Outcomes::LOSS),
+                "D" => (Outcomes::DRAW, Outcomes::DRAW),
+                _ => (Outcomes::LOSS, Outcomes::WIN),
+            };
+            periods.entry(w).or_default().push((start_g2(b), ow));
+            periods.entry(b).or_default().push((start_g2(w), ob));
             *games.entry(w).or_default() += 1;
             *games.entry(b).or_default() += 1;
             entries.push((game, w));
             entries.push((game, b));
             i += 1;
         }
-        for (id, d) in &delta {
-            let before = start.get(id).copied().unwrap_or(DEFAULT_RATING);
-            rating.insert(*id, before + d);
+        if glicko {
+            let updated: Vec<(i64, Glicko2Rating)> = periods
+                .iter()
+                .map(|(id, results)| (*id, glicko2_rating_period(&start_g2(*id), results, &config)))
+                .collect();
+            for (id, r) in updated {
+                rating.insert(id, r.rating);
+                g2.insert(id, r);
+            }
+        } else {
+            for (id, d) in &delta {
+                let before = start.get(id).copied().unwrap_or(DEFAULT_RATING);
+                rating.insert(*id, before + d);
+            }
         }
         for (game, id) in entries {
             tx.execute(
@@ -119,10 +153,21 @@ pub fn recompute(tx: &Transaction, variant: Variant, k: &KFactors) -> Result<(),
         }
     }
     for (id, r) in &rating {
+        let g = g2.get(id);
         tx.execute(
-            "INSERT INTO ratings (member_id, variant, rating, games) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (member_id, variant) DO UPDATE SET rating = excluded.rating, games = excluded.games",
-            params![id, v, r, games.get(id).copied().unwrap_or(0)],
+            "INSERT INTO ratings (member_id, variant, rating, games, deviation, volatility)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (member_id, variant) DO UPDATE SET rating = excluded.rating,
+               games = excluded.games, deviation = excluded.deviation,
+               volatility = excluded.volatility",
+            params![
+                id,
+                v,
+                r,
+                games.get(id).copied().unwrap_or(0),
+                g.map(|g| g.deviation),
+                g.map(|g| g.volatility)
+            ],
         )
         .map_err(db)?;
     }

@@ -97,6 +97,10 @@ const MIGRATIONS: &[&str] = &[
         round INTEGER NOT NULL,
         PRIMARY KEY (tournament_id, member_id, round)
     );",
+    // 7: club settings, and Glicko-2's deviation and volatility beside each rating.
+    "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    ALTER TABLE ratings ADD COLUMN deviation REAL;
+    ALTER TABLE ratings ADD COLUMN volatility REAL;",
 ];
 
 /// The schema version this program writes.

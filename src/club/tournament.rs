@@ -993,7 +993,7 @@ pub fn record_game(
         )
         .map_err(db)?;
         if t.rated {
-            super::ratings::recompute(tx, t.variant, &super::rating::KFactors::default())?;
+            super::ratings::recompute(tx, t.variant)?;
         }
         let what = match before {
             Some(old) => format!("corrected from {old}"),
