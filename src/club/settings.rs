@@ -157,9 +157,7 @@ pub fn set(store: &mut Store, key: &str, value: &str) -> Result<(), ClubError> {
 mod tests {
     use super::*;
     use crate::club::members::{self, MemberFields};
-    use crate::club::tiebreak::TieBreak;
-    use crate::club::tournament::{self, NewTournament, Outcome, System};
-    use crate::variant::Variant;
+    use crate::club::tournament::{self, NewTournament, Outcome};
     use skillratings::Outcomes;
     use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
 
@@ -175,15 +173,7 @@ mod tests {
         for n in ["A", "B"] {
             members::add(&mut s, n, &MemberFields::default()).unwrap();
         }
-        let new = NewTournament {
-            name: "T",
-            system: System::RoundRobin,
-            variant: Variant::International,
-            time_control: None,
-            scoring: "2-1-0".parse().unwrap(),
-            rated: true,
-            tiebreaks: vec![TieBreak::SonnebornBerger],
-        };
+        let new = NewTournament::test("T");
         tournament::create(&mut s, &new).unwrap();
         tournament::enter(&mut s, "T", &["A".into(), "B".into()]).unwrap();
         tournament::pair_next(&mut s, "T").unwrap();

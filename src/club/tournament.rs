@@ -239,6 +239,25 @@ pub struct NewTournament<'a> {
     pub tiebreaks: Vec<TieBreak>,
 }
 
+#[cfg(test)]
+impl<'a> NewTournament<'a> {
+    /// A rated International round robin scored 2-1-0, tie-break Sonneborn-Berger (for tests).
+    pub(crate) fn test(name: &'a str) -> NewTournament<'a> {
+        NewTournament {
+            name,
+            system: System::RoundRobin,
+            variant: Variant::International,
+            time_control: None,
+            scoring: Scoring {
+                win: 2.0,
+                draw: 1.0,
+            },
+            rated: true,
+            tiebreaks: vec![TieBreak::SonnebornBerger],
+        }
+    }
+}
+
 /// Creates a tournament.
 pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> {
     store.write("tournament create", |tx| {
