@@ -253,6 +253,16 @@ enum TournamentCommand {
         #[arg(long)]
         undo: bool,
     },
+    /// Override the last round's pairing before it starts: two players change places, or with
+    /// one player their game's colours are reversed.
+    Swap {
+        /// Name or id.
+        tournament: String,
+        /// A player.
+        a: String,
+        /// The player to change places with (none: reverse a's colours).
+        b: Option<String>,
+    },
     /// Take back the last round's pairing while none of its games has a result.
     Unpair {
         /// Name or id.
@@ -770,6 +780,14 @@ fn rating_command(store: &Store, command: RatingCommand) -> Result<()> {
     Ok(())
 }
 
+fn print_round(store: &Store, which: &str, round: u32) -> Result<()> {
+    for p in tournament::pairings(store, which, Some(round))? {
+        let black = p.black.as_deref().unwrap_or("(bye)");
+        println!("  {:>2}. {} – {black}", p.board, p.white);
+    }
+    Ok(())
+}
+
 fn result_text(p: &tournament::Pairing) -> &'static str {
     match (p.black.as_ref(), p.result) {
         (None, _) => "bye",
@@ -862,14 +880,7 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
         TournamentCommand::Pair { tournament: which } => {
             let round = tournament::pair_next(store, &which)?;
             println!("Round {round}");
-            for p in tournament::pairings(store, &which, Some(round))? {
-                println!(
-                    "  {:>2}. {} – {}",
-                    p.board,
-                    p.white,
-                    p.black.as_deref().unwrap_or("(bye)")
-                );
-            }
+            print_round(store, &which, round)?;
         }
         TournamentCommand::Result {
             tournament: which,
@@ -924,6 +935,15 @@ fn tournament_command(store: &mut Store, command: TournamentCommand) -> Result<(
             tournament::set_absent(store, &which, &member, round, !undo)?;
             let what = if undo { "present" } else { "absent" };
             println!("{member} {what} in round {round}");
+        }
+        TournamentCommand::Swap {
+            tournament: which,
+            a,
+            b,
+        } => {
+            let round = tournament::swap(store, &which, &a, b.as_deref())?;
+            println!("round {round} changed");
+            print_round(store, &which, round)?;
         }
         TournamentCommand::Unpair { tournament: which } => {
             let round = tournament::unpair(store, &which)?;

@@ -850,32 +850,88 @@ pub fn set_absent(
     })
 }
 
+/// The last paired round, refused if any of its games has a result (the round has started).
+fn open_round(tx: &Transaction, t: &Tournament) -> Result<u32, ClubError> {
+    let round = rounds_paired(tx, t.id)?;
+    if round == 0 {
+        return Err(ClubError::Refused(format!(
+            "{} has no round paired",
+            t.name
+        )));
+    }
+    let played: u32 = tx
+        .query_row(
+            "SELECT count(*) FROM games WHERE tournament_id = ?1 AND round = ?2
+             AND black_id IS NOT NULL AND result IN ('W', 'D', 'B')",
+            params![t.id, round],
+            |r| r.get(0),
+        )
+        .map_err(db)?;
+    if played > 0 {
+        return Err(ClubError::Refused(format!(
+            "round {round} of {} has results already",
+            t.name
+        )));
+    }
+    Ok(round)
+}
+
+/// Overrides the last round's pairing before it starts: `a` and `b` change places (boards,
+/// colours and byes follow; two opponents thereby change colours), or without `b` the colours
+/// of `a`'s game are reversed.
+pub fn swap(store: &mut Store, which: &str, a: &str, b: Option<&str>) -> Result<u32, ClubError> {
+    let t = find(store, which)?;
+    let x = members::find(store, a)?;
+    let y = b.map(|b| members::find(store, b)).transpose()?;
+    store.write("tournament swap", |tx| {
+        let round = open_round(tx, &t)?;
+        let detail = match &y {
+            Some(y) => {
+                let n = tx
+                    .execute(
+                        "UPDATE games SET
+                           white_id = CASE white_id WHEN ?3 THEN ?4 WHEN ?4 THEN ?3 ELSE white_id END,
+                           black_id = CASE black_id WHEN ?3 THEN ?4 WHEN ?4 THEN ?3 ELSE black_id END
+                         WHERE tournament_id = ?1 AND round = ?2",
+                        params![t.id, round, x.id, y.id],
+                    )
+                    .map_err(db)?;
+                if n == 0 {
+                    return Err(ClubError::Refused(format!(
+                        "neither {} nor {} plays in round {round}",
+                        x.name, y.name
+                    )));
+                }
+                format!("{} round {round}: {} and {} swapped", t.name, x.name, y.name)
+            }
+            None => {
+                let n = tx
+                    .execute(
+                        "UPDATE games SET white_id = black_id, black_id = white_id
+                         WHERE tournament_id = ?1 AND round = ?2 AND black_id IS NOT NULL
+                           AND (white_id = ?3 OR black_id = ?3)",
+                        params![t.id, round, x.id],
+                    )
+                    .map_err(db)?;
+                if n == 0 {
+                    return Err(ClubError::Refused(format!(
+                        "{} has no game in round {round}",
+                        x.name
+                    )));
+                }
+                format!("{} round {round}: colours of {}'s game swapped", t.name, x.name)
+            }
+        };
+        Ok((round, detail))
+    })
+}
+
 /// Takes back the last paired round while none of its games has a result, so the organiser
 /// can change the field (absences, forbidden pairs) and pair it again.
 pub fn unpair(store: &mut Store, which: &str) -> Result<u32, ClubError> {
     let t = find(store, which)?;
     store.write("tournament unpair", |tx| {
-        let round = rounds_paired(tx, t.id)?;
-        if round == 0 {
-            return Err(ClubError::Refused(format!(
-                "{} has no round paired",
-                t.name
-            )));
-        }
-        let played: u32 = tx
-            .query_row(
-                "SELECT count(*) FROM games WHERE tournament_id = ?1 AND round = ?2
-                 AND black_id IS NOT NULL AND result IN ('W', 'D', 'B')",
-                params![t.id, round],
-                |r| r.get(0),
-            )
-            .map_err(db)?;
-        if played > 0 {
-            return Err(ClubError::Refused(format!(
-                "round {round} of {} has results already",
-                t.name
-            )));
-        }
+        let round = open_round(tx, &t)?;
         tx.execute(
             "DELETE FROM games WHERE tournament_id = ?1 AND round = ?2",
             params![t.id, round],
@@ -1535,6 +1591,38 @@ mod tests {
                 p.white.clone().max(b.to_string())
             )));
         }
+    }
+
+    #[test]
+    fn the_organiser_overrides_a_pairing_before_the_round_starts() {
+        let (_d, mut s) = club(&["Ann", "Bob", "Cor", "Dirk", "Eva"]);
+        create(&mut s, &NewTournament::test("O")).unwrap();
+        let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk", "Eva"]
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        enter(&mut s, "O", &who).unwrap();
+        pair_next(&mut s, "O").unwrap();
+        // Round 1 (Berger, 5): Bob–Eva, Cor–Dirk, Ann has the bye. Ann takes Eva's place.
+        swap(&mut s, "O", "Ann", Some("Eva")).unwrap();
+        let r1 = pairings(&s, "O", Some(1)).unwrap();
+        let row = |w: &str| r1.iter().find(|p| p.white == w).map(|p| p.black.clone());
+        assert_eq!(row("Bob"), Some(Some("Ann".into())));
+        assert_eq!(row("Eva"), Some(None), "Eva has the bye now");
+        // Colours of Cor's game change.
+        swap(&mut s, "O", "Cor", None).unwrap();
+        let r1 = pairings(&s, "O", Some(1)).unwrap();
+        assert!(
+            r1.iter()
+                .any(|p| p.white == "Dirk" && p.black.as_deref() == Some("Cor"))
+        );
+        // Two opponents changing places just changes colours.
+        swap(&mut s, "O", "Bob", Some("Ann")).unwrap();
+        record_result(&mut s, "O", 1, "Ann", "Bob", Outcome::Draw).unwrap();
+        assert!(matches!(
+            swap(&mut s, "O", "Cor", None),
+            Err(ClubError::Refused(_))
+        ));
     }
 
     #[test]
