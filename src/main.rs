@@ -113,6 +113,11 @@ enum ClubCommand {
         #[command(subcommand)]
         command: TournamentCommand,
     },
+    /// Recorded games: the tournaments' and the archive of games from elsewhere.
+    Archive {
+        #[command(subcommand)]
+        command: ArchiveCommand,
+    },
     /// The club's settings: rating system (elo, glicko2) and Elo's K factors.
     Settings {
         #[command(subcommand)]
@@ -123,6 +128,26 @@ enum ClubCommand {
         #[command(subcommand)]
         command: RatingCommand,
     },
+}
+
+#[derive(Subcommand)]
+enum ArchiveCommand {
+    /// Add the games of a PDN file to the archive.
+    Import {
+        /// The PDN file.
+        file: PathBuf,
+        /// Variant of games without a GameType tag.
+        #[arg(long, default_value = "international")]
+        variant: String,
+    },
+    /// List every recorded game.
+    List {
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write every recorded game as one PDN file to standard output.
+    Export,
 }
 
 #[derive(Subcommand)]
@@ -709,6 +734,43 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
         },
         ClubCommand::Tournament { command } => tournament_command(&mut store, command)?,
         ClubCommand::Rating { command } => rating_command(&store, command)?,
+        ClubCommand::Archive { command } => match command {
+            ArchiveCommand::Import { file, variant } => {
+                let bytes =
+                    std::fs::read(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                let n =
+                    club::games::archive_import(&mut store, &pdn::decode(&bytes), variant.parse()?)
+                        .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+                println!("archived {n} games");
+            }
+            ArchiveCommand::List { json } => {
+                let all = club::games::archive(&store)?;
+                if json {
+                    let rows: Vec<serde_json::Value> = all
+                        .iter()
+                        .map(|g| {
+                            serde_json::json!({
+                                "id": g.id, "event": g.tournament, "round": g.round,
+                                "white": g.white, "black": g.black,
+                            })
+                        })
+                        .collect();
+                    println!("{}", serde_json::to_string_pretty(&rows)?);
+                } else {
+                    for g in all {
+                        println!(
+                            "{:>6}  {:<24} {:>2}  {} – {}",
+                            g.id, g.tournament, g.round, g.white, g.black
+                        );
+                    }
+                }
+            }
+            ArchiveCommand::Export => {
+                for g in club::games::archive(&store)? {
+                    print!("{}", g.pdn);
+                }
+            }
+        },
         ClubCommand::Settings { command } => match command.unwrap_or(SettingsCommand::Show) {
             SettingsCommand::Show => {
                 for ((key, value), (_, meaning)) in club::settings::show(&store)?

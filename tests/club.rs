@@ -270,6 +270,22 @@ fn a_round_robin_on_the_command_line() {
         export.contains("[Event \"Club RR\"]") && export.contains("1. 32-28"),
         "{export}"
     );
+    // Games from elsewhere join the archive; the export holds every recorded game.
+    let famous = dir.path().join("famous.pdn");
+    std::fs::write(
+        &famous,
+        "[Event \"Worlds\"]\n[White \"Sijbrands\"]\n[Black \"Baba Sy\"]\n1. 32-28 *\n",
+    )
+    .expect("pdn");
+    ok(&["archive", "import", famous.to_str().expect("utf-8 path")]);
+    let all: serde_json::Value =
+        serde_json::from_str(&ok(&["archive", "list", "--json"])).expect("JSON");
+    assert_eq!(all.as_array().expect("games").len(), 3, "{all}");
+    let every = ok(&["archive", "export"]);
+    assert_eq!(
+        draughts::pdn::read_games(&every, draughts::Variant::International).len(),
+        3
+    );
     let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);
     assert!(
         shown.contains("Eva – Cor") && shown.contains("Ann – Bob"),

@@ -151,9 +151,9 @@ pub fn import(store: &mut Store, which: &str, text: &str) -> Result<usize, ClubE
 /// A recorded game in the archive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Archived {
-    /// Game id.
+    /// Game id (negative for a game of the archive proper).
     pub id: i64,
-    /// Tournament name.
+    /// Tournament name, or the archived game's Event.
     pub tournament: String,
     /// Round.
     pub round: u32,
@@ -165,16 +165,50 @@ pub struct Archived {
     pub pdn: String,
 }
 
-/// Every game with a stored record, newest tournament first.
+/// Adds the games of a PDN file to the archive (games from outside the club's tournaments:
+/// other events, famous games, analysis). All or none; returns how many.
+pub fn archive_import(
+    store: &mut Store,
+    text: &str,
+    variant: crate::variant::Variant,
+) -> Result<usize, ClubError> {
+    let mut games = Vec::new();
+    for (i, g) in read_games(text, variant).into_iter().enumerate() {
+        let g = g.map_err(|e| ClubError::BadInput(format!("game {}: {e}", i + 1)))?;
+        games.push(g);
+    }
+    if games.is_empty() {
+        return Err(ClubError::BadInput("no games in the file".into()));
+    }
+    let count = games.len();
+    store.write("archive import", |tx| {
+        for g in &games {
+            let tag = |k: &str| g.tag(k).unwrap_or("?").to_string();
+            tx.execute(
+                "INSERT INTO archive (event, white, black, pdn, added)
+                 VALUES (?1, ?2, ?3, ?4, datetime('now'))",
+                rusqlite::params![tag("Event"), tag("White"), tag("Black"), write_game(g)],
+            )
+            .map_err(super::store::db)?;
+        }
+        Ok((count, format!("{count} games")))
+    })
+}
+
+/// Every recorded game: the club's tournament games (newest tournament first, round and board
+/// order), then the archive in the order it was added. Archive games have round 0.
 pub fn archive(store: &Store) -> Result<Vec<Archived>, ClubError> {
     let mut stmt = store
         .conn()
         .prepare(
-            "SELECT g.id, t.name, g.round, w.name, b.name, g.pdn
+            "SELECT g.id, t.name, g.round, w.name, b.name, g.pdn,
+                    0 AS source, -g.tournament_id AS major, g.board AS minor
              FROM games g JOIN tournaments t ON t.id = g.tournament_id
              JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id
              WHERE g.pdn IS NOT NULL
-             ORDER BY g.tournament_id DESC, g.round, g.board",
+             UNION ALL
+             SELECT -id, event, 0, white, black, pdn, 1, id, 0 FROM archive
+             ORDER BY source, major, 3, minor",
         )
         .map_err(super::store::db)?;
     let rows = stmt
@@ -245,9 +279,26 @@ mod tests {
         assert_eq!(back[0].tag("TimeControl"), Some("80m+1m"));
         assert_eq!(back[0].line.moves.len(), 4);
         assert_eq!(back[1].result, GameResult::Draw);
-        let archive = archive(&s).unwrap();
-        assert_eq!(archive.len(), 2);
-        assert_eq!((archive[0].white.as_str(), archive[0].round), ("Ann", 1));
+        let all = archive(&s).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!((all[0].white.as_str(), all[0].round), ("Ann", 1));
+        // Games from elsewhere go to the archive beside them.
+        let famous = "[Event \"Worlds\"]\n[White \"Sijbrands\"]\n[Black \"Baba Sy\"]\n1. 32-28 *\n";
+        assert_eq!(
+            archive_import(&mut s, famous, Variant::International).unwrap(),
+            1
+        );
+        let all = archive(&s).unwrap();
+        assert_eq!(all.len(), 3);
+        let last = &all[2];
+        assert_eq!(
+            (last.tournament.as_str(), last.white.as_str(), last.round),
+            ("Worlds", "Sijbrands", 0)
+        );
+        assert!(
+            archive_import(&mut s, "[Event \"x\"]\n1. 99-1 *\n", Variant::International).is_err()
+        );
+        assert_eq!(archive(&s).unwrap().len(), 3);
     }
 
     #[test]

@@ -101,6 +101,15 @@ const MIGRATIONS: &[&str] = &[
     "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     ALTER TABLE ratings ADD COLUMN deviation REAL;
     ALTER TABLE ratings ADD COLUMN volatility REAL;",
+    // 8: the archive: recorded games from outside the club's tournaments.
+    "CREATE TABLE archive (
+        id INTEGER PRIMARY KEY,
+        event TEXT NOT NULL,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        pdn TEXT NOT NULL,
+        added TEXT NOT NULL
+    );",
 ];
 
 /// The schema version this program writes.
