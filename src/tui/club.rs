@@ -85,6 +85,8 @@ pub struct ClubScreen {
     pub page: Page,
     /// The last message.
     pub message: String,
+    /// The name being typed for a new member, while adding one.
+    pub new_member: Option<String>,
 }
 
 impl ClubScreen {
@@ -95,7 +97,10 @@ impl ClubScreen {
             tab: Tab::Members,
             selected: 0,
             page: Page::List,
-            message: "Tab switches lists · Enter opens · Esc back".into(),
+            message:
+                "Tab switches lists · Enter opens · a adds a member · d (de)activates · Esc back"
+                    .into(),
+            new_member: None,
         }
     }
 
@@ -133,6 +138,22 @@ impl ClubScreen {
 
     /// Handles a key.
     pub fn key(&mut self, key: KeyEvent) -> Action {
+        if let Some(name) = &mut self.new_member {
+            match key.code {
+                KeyCode::Esc => self.new_member = None,
+                KeyCode::Backspace => {
+                    name.pop();
+                }
+                KeyCode::Char(c) => name.push(c),
+                KeyCode::Enter => {
+                    let name = self.new_member.take().unwrap_or_default();
+                    let r = members::add(&mut self.store, &name, &Default::default());
+                    self.report(r, |id| format!("Added #{id} {}", name.trim()));
+                }
+                _ => {}
+            }
+            return Action::None;
+        }
         match self.page.clone() {
             Page::List => {
                 let len = match self.tab {
@@ -156,6 +177,20 @@ impl ClubScreen {
                     }
                     KeyCode::Down | KeyCode::Char('j') => {
                         self.selected = (self.selected + 1).min(len.saturating_sub(1))
+                    }
+                    KeyCode::Char('a') if self.tab == Tab::Members => {
+                        self.new_member = Some(String::new());
+                    }
+                    KeyCode::Char('d') if self.tab == Tab::Members && len > 0 => {
+                        let m = self.members()[self.selected].clone();
+                        let r = members::set_active(&mut self.store, &m.id.to_string(), !m.active);
+                        self.report(r, |m| {
+                            format!(
+                                "{} is {}",
+                                m.name,
+                                if m.active { "active" } else { "inactive" }
+                            )
+                        });
                     }
                     KeyCode::Enter if len > 0 && self.tab == Tab::Games => {
                         return Action::Replay(self.archive()[self.selected].pdn.clone());

@@ -645,6 +645,22 @@ fn club_screens_pair_record_and_play_a_pairing() {
     press(&mut app, KeyCode::Char('c'), Duration::ZERO);
     let text = render(&mut app, 100, 30, Duration::ZERO);
     assert!(text.contains("Ann") && text.contains("Members"), "{text}");
+    // A member added and deactivated from the screen.
+    press(&mut app, KeyCode::Char('a'), Duration::ZERO);
+    for c in "Eva".chars() {
+        press(&mut app, KeyCode::Char(c), Duration::ZERO);
+    }
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(text.contains("Added") && text.contains("Eva"), "{text}");
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down, Duration::ZERO);
+    }
+    press(&mut app, KeyCode::Char('d'), Duration::ZERO);
+    assert!(render(&mut app, 100, 30, Duration::ZERO).contains("Eva is inactive"));
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Up, Duration::ZERO);
+    }
     // A member's profile with the rating chart renders.
     press(&mut app, KeyCode::Enter, Duration::ZERO);
     render(&mut app, 100, 30, Duration::ZERO);
