@@ -5,7 +5,7 @@ use super::ClubError;
 use super::members;
 use super::pairing::berger;
 use super::store::{Store, db};
-use super::swiss::{self, Side, SwissPlayer};
+use super::swiss::{self, Float, Side, SwissPlayer};
 use super::tiebreak::{Game as TbGame, Results, TieBreak};
 use crate::variant::Variant;
 use rusqlite::{OptionalExtension, Transaction, params};
@@ -497,14 +497,38 @@ fn swiss_players(
         }
     }
     let (win, draw) = (t.scoring.win, t.scoring.draw);
-    for (w, b, result) in game_rows(tx, t.id)? {
+    // Scores before the round being read, to tell who floated in it.
+    let mut before: BTreeMap<i64, f64> = BTreeMap::new();
+    let mut current = 0;
+    for (round, w, b, result) in game_rows(tx, t.id)? {
+        if round != current {
+            current = round;
+            before = players.iter().map(|(id, p)| (*id, p.score)).collect();
+            for p in players.values_mut() {
+                p.floated = None;
+            }
+        }
         let Some(b) = b else {
             if let Some(p) = players.get_mut(&w) {
                 p.had_bye = true;
                 p.score += win;
+                p.floated = Some(Float::Down);
             }
             continue;
         };
+        let (sw, sb) = (
+            before.get(&w).copied().unwrap_or(0.0),
+            before.get(&b).copied().unwrap_or(0.0),
+        );
+        for (me, mine, theirs) in [(w, sw, sb), (b, sb, sw)] {
+            if let Some(p) = players.get_mut(&me) {
+                p.floated = match mine.total_cmp(&theirs) {
+                    std::cmp::Ordering::Greater => Some(Float::Down),
+                    std::cmp::Ordering::Less => Some(Float::Up),
+                    std::cmp::Ordering::Equal => None,
+                };
+            }
+        }
         let (sw, sb, played) = match result.as_deref() {
             Some("W") => (win, 0.0, true),
             Some("D") => (draw, draw, true),
@@ -528,17 +552,17 @@ fn swiss_players(
 
 /// White, Black (none for a bye) and the stored result code of every game, in round and board
 /// order.
-type GameRow = (i64, Option<i64>, Option<String>);
+type GameRow = (u32, i64, Option<i64>, Option<String>);
 
 fn game_rows(conn: &rusqlite::Connection, t: i64) -> Result<Vec<GameRow>, ClubError> {
     let mut stmt = conn
         .prepare(
-            "SELECT white_id, black_id, result FROM games WHERE tournament_id = ?1
+            "SELECT round, white_id, black_id, result FROM games WHERE tournament_id = ?1
              ORDER BY round, board",
         )
         .map_err(db)?;
     let rows = stmt
-        .query_map([t], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .query_map([t], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .map_err(db)?;
     rows.collect::<Result<_, _>>().map_err(db)
 }
@@ -574,7 +598,7 @@ fn keizer_field(
             .push(r.unwrap_or(super::ratings::DEFAULT_RATING));
     }
     let paired = rounds_paired(conn, t.id)?;
-    for (w, b, result) in game_rows(conn, t.id)? {
+    for (_, w, b, result) in game_rows(conn, t.id)? {
         let Some(&wi) = index.get(&w) else { continue };
         match (b.and_then(|b| index.get(&b).copied()), result.as_deref()) {
             (None, _) => evenings.byes.push(wi),
