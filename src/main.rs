@@ -432,6 +432,23 @@ enum MemberCommand {
     },
     /// Write all members as CSV to standard output.
     Export,
+    /// Add an SSH public key (the key text, or a .pub file) by which the member logs in.
+    AddKey {
+        /// Name or id.
+        member: String,
+        /// "ssh-ed25519 AAAA… comment", or the path of a public key file.
+        key: String,
+    },
+    /// List a member's SSH keys with their fingerprints.
+    Keys {
+        /// Name or id.
+        member: String,
+    },
+    /// Remove an SSH key by its fingerprint (SHA256:…).
+    RemoveKey {
+        /// The fingerprint.
+        fingerprint: String,
+    },
 }
 
 /// Which tables: a variant and their directory.
@@ -731,6 +748,29 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
                 println!("imported {n} members");
             }
             MemberCommand::Export => print!("{}", members::export_csv(&store)?),
+            MemberCommand::AddKey { member, key } => {
+                let path = std::path::Path::new(&key);
+                let text = if !key.trim_start().starts_with("ssh-")
+                    && !key.trim_start().starts_with("ecdsa-")
+                    && path.exists()
+                {
+                    std::fs::read_to_string(path)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+                } else {
+                    key
+                };
+                let k = members::add_key(&mut store, &member, &text)?;
+                println!("added {}", k.fingerprint);
+            }
+            MemberCommand::Keys { member } => {
+                for k in members::keys(&store, &member)? {
+                    println!("{}  {}", k.fingerprint, k.key);
+                }
+            }
+            MemberCommand::RemoveKey { fingerprint } => {
+                members::remove_key(&mut store, &fingerprint)?;
+                println!("removed {fingerprint}");
+            }
         },
         ClubCommand::Tournament { command } => tournament_command(&mut store, command)?,
         ClubCommand::Rating { command } => rating_command(&store, command)?,
