@@ -25,7 +25,8 @@ pub struct Round {
 }
 
 /// The Berger table for `players` players (at least 2): `players − 1` rounds for an even field,
-/// `players` rounds for an odd one. A double round robin repeats it with colours reversed.
+/// `players` rounds for an odd one. A double round robin plays the table with its last two rounds
+/// exchanged, then the table again with colours reversed.
 pub fn berger(players: usize, double: bool) -> Vec<Round> {
     let n = players + players % 2;
     let wrap = |x: isize| -> usize { ((x - 1).rem_euclid(n as isize - 1) + 1) as usize };
@@ -63,6 +64,16 @@ pub fn berger(players: usize, double: bool) -> Vec<Round> {
         rounds.push(Round { boards, bye });
     }
     if double {
+        // FIDE C.05: in a double round robin the last two rounds of the first cycle change
+        // places, so nobody gets three games running with the same colour at the turn.
+        let first_cycle = {
+            let mut c = rounds.clone();
+            let len = c.len();
+            if len >= 2 {
+                c.swap(len - 1, len - 2);
+            }
+            c
+        };
         let second: Vec<Round> = rounds
             .iter()
             .map(|r| Round {
@@ -77,6 +88,7 @@ pub fn berger(players: usize, double: bool) -> Vec<Round> {
                 bye: r.bye,
             })
             .collect();
+        rounds = first_cycle;
         rounds.extend(second);
     }
     rounds
@@ -170,14 +182,89 @@ mod tests {
         }
     }
 
+    /// Published tables in the compact form `1-10 2-9 …`, one round per line.
+    fn parse_table(text: &str) -> Vec<Vec<(usize, usize)>> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                l.split_whitespace()
+                    .map(|p| {
+                        let (w, b) = p.split_once('-').expect("a pair");
+                        (w.parse().expect("a number"), b.parse().expect("a number"))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
     #[test]
-    fn double_round_robin_reverses_colours() {
+    fn published_tables_for_10_and_12_players() {
+        let ten = "1-10 2-9 3-8 4-7 5-6
+                   10-6 7-5 8-4 9-3 1-2
+                   2-10 3-1 4-9 5-8 6-7
+                   10-7 8-6 9-5 1-4 2-3
+                   3-10 4-2 5-1 6-9 7-8
+                   10-8 9-7 1-6 2-5 3-4
+                   4-10 5-3 6-2 7-1 8-9
+                   10-9 1-8 2-7 3-6 4-5
+                   5-10 6-4 7-3 8-2 9-1";
+        assert_eq!(table(&berger(10, false)), parse_table(ten));
+        // Nine players: the ten-player table with 10 as the bye.
+        let nine = berger(9, false);
+        assert_eq!(nine[0].bye, Some(1));
+        assert_eq!(nine[1].bye, Some(6));
+        let twelve = "1-12 2-11 3-10 4-9 5-8 6-7
+                      12-7 8-6 9-5 10-4 11-3 1-2
+                      2-12 3-1 4-11 5-10 6-9 7-8
+                      12-8 9-7 10-6 11-5 1-4 2-3
+                      3-12 4-2 5-1 6-11 7-10 8-9
+                      12-9 10-8 11-7 1-6 2-5 3-4
+                      4-12 5-3 6-2 7-1 8-11 9-10
+                      12-10 11-9 1-8 2-7 3-6 4-5
+                      5-12 6-4 7-3 8-2 9-1 10-11
+                      12-11 1-10 2-9 3-8 4-7 5-6
+                      6-12 7-5 8-4 9-3 10-2 11-1";
+        assert_eq!(table(&berger(12, false)), parse_table(twelve));
+        let fourteen = "1-14 2-13 3-12 4-11 5-10 6-9 7-8
+                        14-8 9-7 10-6 11-5 12-4 13-3 1-2
+                        2-14 3-1 4-13 5-12 6-11 7-10 8-9
+                        14-9 10-8 11-7 12-6 13-5 1-4 2-3
+                        3-14 4-2 5-1 6-13 7-12 8-11 9-10
+                        14-10 11-9 12-8 13-7 1-6 2-5 3-4";
+        assert_eq!(table(&berger(14, false))[..6], parse_table(fourteen)[..]);
+    }
+
+    #[test]
+    fn double_round_robin_reverses_colours_and_avoids_three_in_a_row() {
         let rounds = berger(5, true);
         assert_eq!(rounds.len(), 10);
-        for (a, b) in rounds[..5].iter().zip(&rounds[5..]) {
+        let single = berger(5, false);
+        for (a, b) in single.iter().zip(&rounds[5..]) {
             assert_eq!(a.bye, b.bye);
             for (x, y) in a.boards.iter().zip(&b.boards) {
                 assert_eq!((x.white, x.black), (y.black, y.white));
+            }
+        }
+        assert_eq!(rounds[3], single[4]);
+        assert_eq!(rounds[4], single[3]);
+        for players in 3..=20 {
+            let rounds = berger(players, true);
+            for p in 1..=players {
+                let colours: Vec<bool> = rounds
+                    .iter()
+                    .filter_map(|r| {
+                        r.boards.iter().find_map(|b| {
+                            (b.white == p)
+                                .then_some(true)
+                                .or((b.black == p).then_some(false))
+                        })
+                    })
+                    .collect();
+                assert!(
+                    !colours.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]),
+                    "{players} players, player {p}: {colours:?}"
+                );
             }
         }
     }
