@@ -389,7 +389,7 @@ impl ClubScreen {
         }
         if rows.is_empty() {
             lines.push(Line::from(
-                "(none yet — add them with `draughts club …` on the command line)",
+                "(none yet — `a` adds a member here; `draughts club member import` adds many)",
             ));
         }
         for (i, row) in rows.into_iter().enumerate() {
