@@ -89,6 +89,11 @@ enum Command {
         #[command(subcommand)]
         command: ClubCommand,
     },
+    /// The engine: analyse a position, or measure the search.
+    Engine {
+        #[command(subcommand)]
+        command: EngineCommand,
+    },
     /// Read and check PDN files.
     Pdn {
         #[command(subcommand)]
@@ -98,6 +103,37 @@ enum Command {
     Tb {
         #[command(subcommand)]
         command: TbCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum EngineCommand {
+    /// Search a position and print each iteration: depth, score, nodes, time, principal variation.
+    Analyse {
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// The position (FEN); the initial position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Deepest iteration.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Seconds to think [default: 10 when no depth is given].
+        #[arg(long)]
+        time: Option<f64>,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Tablebase directory [default: tablebases/<variant> when present].
+        #[arg(long)]
+        tablebases: Option<PathBuf>,
+    },
+    /// Search the benchmark positions to a fixed depth and report nodes and speed.
+    Bench {
+        /// Depth of each search.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
     },
 }
 
@@ -882,6 +918,111 @@ fn rating_command(store: &Store, command: RatingCommand) -> Result<()> {
     Ok(())
 }
 
+fn score_text(score: i32) -> String {
+    use draughts::engine::search::{MATE, TB_WIN, is_decisive};
+    if !is_decisive(score) {
+        return format!("{:+.2}", f64::from(score) / 100.0);
+    }
+    let (base, what) = if score.abs() > TB_WIN + 1000 {
+        (MATE, "end")
+    } else {
+        (TB_WIN, "tb")
+    };
+    let plies = base - score.abs();
+    let who = if score > 0 { "win" } else { "loss" };
+    format!("{who}-{what}-in-{plies}")
+}
+
+fn engine_command(command: EngineCommand) -> Result<ExitCode> {
+    use draughts::engine::{BENCH_POSITIONS, Limits, Searcher};
+    match command {
+        EngineCommand::Analyse {
+            variant,
+            fen,
+            depth,
+            time,
+            hash,
+            tablebases,
+        } => {
+            let variant: Variant = variant.parse()?;
+            let pos = match &fen {
+                Some(f) => parse_fen(f, variant)?,
+                None => Position::start(variant),
+            };
+            let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
+            let tb = open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?;
+            let mut searcher = Searcher::new(hash, tb);
+            let time = match (time, depth) {
+                (Some(t), _) => Some(std::time::Duration::from_secs_f64(t.max(0.0))),
+                (None, None) => Some(std::time::Duration::from_secs(10)),
+                (None, Some(_)) => None,
+            };
+            let limits = Limits {
+                depth,
+                time,
+                max_time: time,
+                nodes: None,
+            };
+            let outcome = searcher.search(&pos, &[], limits, &mut |info| {
+                let mut line_pos = pos;
+                let pv: Vec<String> = info
+                    .pv
+                    .iter()
+                    .map(|m| {
+                        let t = move_text(&line_pos, m);
+                        line_pos = line_pos.play(m);
+                        t
+                    })
+                    .collect();
+                let secs = info.time.as_secs_f64();
+                println!(
+                    "depth={} score={} nodes={} time={secs:.3} nps={:.0} pv={}",
+                    info.depth,
+                    score_text(info.score),
+                    info.nodes,
+                    info.nodes as f64 / secs.max(1e-9),
+                    pv.join(" ")
+                );
+            });
+            match outcome.best {
+                Some(mv) => println!("best={}", move_text(&pos, &mv)),
+                None => println!("best=none (no legal move)"),
+            }
+        }
+        EngineCommand::Bench { depth } => {
+            let started = Instant::now();
+            let mut total = 0u64;
+            for (variant, fen) in BENCH_POSITIONS {
+                let pos = parse_fen(fen, *variant)?;
+                let mut searcher = Searcher::new(64, None);
+                let t = Instant::now();
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let o = searcher.search(&pos, &[], limits, &mut |_| {});
+                let secs = t.elapsed().as_secs_f64();
+                total += o.nodes;
+                println!(
+                    "{:<13} depth={} nodes={} time={secs:.3} nps={:.0} best={} score={}",
+                    variant.name(),
+                    o.depth,
+                    o.nodes,
+                    o.nodes as f64 / secs.max(1e-9),
+                    o.best.map_or("-".into(), |m| move_text(&pos, &m)),
+                    score_text(o.score)
+                );
+            }
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "total nodes={total} time={secs:.3} nps={:.0}",
+                total as f64 / secs.max(1e-9)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn print_round(store: &Store, which: &str, round: u32) -> Result<()> {
     for p in tournament::pairings(store, which, Some(round))? {
         let black = p.black.as_deref().unwrap_or("(bye)");
@@ -1212,6 +1353,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Tb { command } => tb(command),
+        Command::Engine { command } => engine_command(command),
         Command::Club { db, command } => club(db, command),
         Command::Pdn {
             command: PdnCommand::Check { variant, files },

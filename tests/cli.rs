@@ -208,3 +208,38 @@ fn rules_core_depends_on_nothing_above_it() {
         }
     }
 }
+
+#[test]
+fn engine_analyse_and_bench() {
+    let o = draughts(&["engine", "analyse", "--variant", "english", "--depth", "6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("depth=")).count(),
+        6,
+        "{text}"
+    );
+    assert!(
+        text.lines().last().is_some_and(|l| l.starts_with("best=")),
+        "{text}"
+    );
+    // A forced win is reported as such.
+    let o = draughts(&[
+        "engine",
+        "analyse",
+        "--variant",
+        "english",
+        "--fen",
+        "W:WK32:BK26",
+        "--depth",
+        "20",
+        "--tablebases",
+        "/nonexistent",
+    ]);
+    assert!(stdout(&o).contains("win-end-in-"), "{}", stdout(&o));
+    let o = draughts(&["engine", "analyse", "--fen", "W:W99:B1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = draughts(&["engine", "bench", "--depth", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("total nodes="), "{}", stdout(&o));
+}

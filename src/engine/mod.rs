@@ -1,10 +1,15 @@
-//! The computer opponent: iterative-deepening alpha-beta over material and mobility, with
-//! capture sequences searched to the end, run in a background thread so the screen and the clocks
-//! never wait for it.
+//! The engine: evaluation, search, levels, time management, and a background thread to think in
+//! so the screen and the clocks never wait for it.
 
-use crate::board::{Color, Kind, Position};
+pub mod eval;
+pub mod search;
+
+pub use search::{Info, Limits, Outcome, Searcher};
+
+use crate::board::{Color, Position};
 use crate::clock::Clock;
 use crate::moves::Move;
+use crate::tablebase::Tablebase;
 use crate::variant::Variant;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -33,9 +38,9 @@ impl Level {
         self.0
     }
 
-    /// Deepest full-width search in plies.
-    fn depth(self) -> u32 {
-        u32::from(self.0) + 1
+    /// Deepest iteration in plies; none at full strength (time decides).
+    fn depth(self) -> Option<u32> {
+        (self.0 < 10).then_some(u32::from(self.0) + 1)
     }
 
     /// The longest the level thinks about a move when the clock allows (untimed games too).
@@ -87,120 +92,31 @@ impl std::fmt::Display for Level {
     }
 }
 
-const WIN: i32 = 100_000;
-
-fn king_value(variant: Variant) -> i32 {
-    match variant {
-        Variant::English => 160,
-        Variant::International => 320,
-        Variant::Frisian => 350,
-    }
-}
-
-/// Material, mobility and advancement from the side to move's view.
-fn evaluate(pos: &Position) -> i32 {
-    let us = pos.side_to_move();
-    let g = pos.variant().geometry();
-    let rows = g.squares * 2 / g.width;
-    let king = king_value(pos.variant());
-    let mut score = 0;
-    for (sq, piece) in pos.pieces() {
-        let value = match piece.kind {
-            Kind::King => king,
-            Kind::Man => {
-                let (row, _) = g.coords_of_number(sq.number());
-                // Rows advanced towards promotion (White promotes at the top).
-                let advanced = if piece.color == Color::White {
-                    rows - 1 - row
-                } else {
-                    row
-                };
-                100 + 2 * advanced as i32
-            }
-        };
-        score += if piece.color == us { value } else { -value };
-    }
-    score + 3 * pos.legal_moves().len() as i32
-}
-
-/// Whether the side to move stands clearly worse by a shallow look (the engine then accepts a
+/// Whether the side to move stands clearly worse by a short search (the engine then accepts a
 /// draw offer).
 pub fn stands_worse(pos: &Position) -> bool {
-    let stop = AtomicBool::new(false);
-    let mut search = Search {
-        stop: &stop,
-        deadline: None,
-        nodes: 0,
-        path: vec![pos.zobrist()],
+    let mut s = Searcher::new(4, None);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
     };
-    search.search(pos, 3, -WIN - 1, WIN + 1, 0) < -60
+    s.search(pos, &[], limits, &mut |_| {}).score < -60
 }
 
-struct Search<'a> {
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    nodes: u64,
-    /// Hashes of the positions on the path, for repetitions.
-    path: Vec<u64>,
-}
-
-impl Search<'_> {
-    fn out_of_time(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) {
-            if self.stop.load(Ordering::Relaxed) {
-                return true;
-            }
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stop.store(true, Ordering::Relaxed);
-            }
-        }
-        self.stop.load(Ordering::Relaxed)
-    }
-
-    /// Negamax with alpha-beta; captures are always searched (never cut by the depth).
-    fn search(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        if self.out_of_time() {
-            return 0;
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -WIN + ply;
-        }
-        let hash = pos.zobrist();
-        if self
-            .path
-            .iter()
-            .rev()
-            .skip(1)
-            .step_by(2)
-            .any(|&h| h == hash)
-        {
-            return 0;
-        }
-        if depth == 0 && !moves.iter().any(Move::is_capture) {
-            return evaluate(pos);
-        }
-        let depth = depth.saturating_sub(1);
-        let mut best = -WIN;
-        for mv in moves.iter() {
-            let next = pos.play(mv);
-            self.path.push(next.zobrist());
-            let score = -self.search(&next, depth, -beta, -alpha, ply + 1);
-            self.path.pop();
-            if score > best {
-                best = score;
-            }
-            if best > alpha {
-                alpha = best;
-            }
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
-    }
-}
+/// Positions for `draughts engine bench`: openings and middlegames of each variant.
+pub const BENCH_POSITIONS: &[(Variant, &str)] = &[
+    (Variant::International, "W:W31-50:B1-20"),
+    (
+        Variant::International,
+        "W:W27,28,31,32,33,36,37,38,39,41,42,43,44,46,47,48:B3,5,8,9,11,12,13,14,16,17,18,19,21,22,24,26",
+    ),
+    (Variant::Frisian, "W:W31-50:B1-20"),
+    (Variant::English, "B:W21-32:B1-12"),
+    (
+        Variant::English,
+        "W:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,8,9,10,12,14",
+    ),
+];
 
 /// A small random number from the process's hash seed and the time.
 fn random(bound: i32) -> i32 {
@@ -212,7 +128,8 @@ fn random(bound: i32) -> i32 {
 }
 
 /// The move the engine chooses in `pos` at `level` within `budget`, given the hashes of the game's
-/// earlier positions (to avoid repeating). `None` only if there is no legal move.
+/// earlier positions (to avoid repeating), with tablebases when given. `None` only if there is
+/// no legal move. The search stops when `stop` is set.
 pub fn choose(
     pos: &Position,
     history: &[u64],
@@ -220,53 +137,82 @@ pub fn choose(
     budget: Option<Duration>,
     stop: &AtomicBool,
 ) -> Option<Move> {
+    choose_with(pos, history, level, budget, stop, None)
+}
+
+/// As [`choose`], with tablebases.
+pub fn choose_with(
+    pos: &Position,
+    history: &[u64],
+    level: Level,
+    budget: Option<Duration>,
+    stop: &AtomicBool,
+    tablebase: Option<Arc<Tablebase>>,
+) -> Option<Move> {
     let moves = pos.legal_moves();
     if moves.len() <= 1 {
         return moves.iter().next().copied();
     }
-    let started = Instant::now();
-    let mut search = Search {
-        stop,
-        deadline: budget.map(|b| started + b),
-        nodes: 0,
-        path: history.to_vec(),
+    let mut searcher = Searcher::new(64, tablebase);
+    let flag = searcher.stop_flag();
+    if stop.load(Ordering::Relaxed) {
+        flag.store(true, Ordering::Relaxed);
+    }
+    // Without a clock the level's own cap bounds the thinking.
+    let budget = budget.or(Some(level.time_cap()));
+    let limits = Limits {
+        depth: level.depth(),
+        time: budget,
+        max_time: budget.map(|b| b * 2),
+        nodes: None,
     };
-    search.path.push(pos.zobrist());
-    let noise: Vec<i32> = moves.iter().map(|_| random(level.noise())).collect();
-    let mut best = moves.as_slice()[0];
-    for depth in 1..=level.depth() {
-        let mut alpha = -WIN - 1;
-        let mut chosen = None;
-        for (mv, n) in moves.iter().zip(&noise) {
-            let next = pos.play(mv);
-            search.path.push(next.zobrist());
-            let score = -search.search(&next, depth - 1, -WIN - 1, -alpha + n, 1) + n;
-            search.path.pop();
-            if search.stop.load(Ordering::Relaxed) {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                chosen = Some(*mv);
-            }
-        }
-        if search.stop.load(Ordering::Relaxed) {
-            // An unfinished iteration's best move is still better informed if it was found.
-            if let Some(mv) = chosen
-                && depth > 1
-            {
-                best = mv;
-            }
+    if level.noise() == 0 {
+        let stop_watch = Arc::clone(&flag);
+        let done = AtomicBool::new(false);
+        return std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) {
+                        stop_watch.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            let best = searcher.search(pos, history, limits, &mut |_| {}).best;
+            done.store(true, Ordering::Relaxed);
+            best
+        });
+    }
+    // Weaker levels: each root move gets a shallow score plus noise, so they err like people.
+    let depth = level.depth().unwrap_or(4).saturating_sub(1).max(1);
+    let mut best = (i32::MIN, moves.as_slice()[0]);
+    for mv in moves.iter() {
+        if stop.load(Ordering::Relaxed) {
             break;
         }
-        if let Some(mv) = chosen {
-            best = mv;
-        }
-        if alpha.abs() > WIN - 1000 {
-            break;
+        let next = pos.play(mv);
+        let mut path = history.to_vec();
+        path.push(pos.zobrist());
+        let reply = searcher.search(
+            &next,
+            &path,
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            &mut |_| {},
+        );
+        let score = if next.legal_moves().is_empty() {
+            search::MATE
+        } else {
+            -reply.score
+        } + random(level.noise());
+        if score > best.0 {
+            best = (score, *mv);
         }
     }
-    Some(best)
+    Some(best.1)
 }
 
 /// How long to think with this clock: a share of the time left plus most of the increment, never
@@ -341,6 +287,14 @@ mod tests {
         let pos = parse_fen(fen, variant).unwrap();
         let stop = AtomicBool::new(false);
         choose(&pos, &[], Level::new(level).unwrap(), None, &stop).unwrap()
+    }
+
+    #[test]
+    fn bench_positions_are_legal() {
+        for (v, fen) in BENCH_POSITIONS {
+            let pos = parse_fen(fen, *v).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert!(!pos.legal_moves().is_empty(), "{fen}");
+        }
     }
 
     #[test]

@@ -1,0 +1,606 @@
+//! The search: iterative deepening principal-variation search with a transposition table,
+//! capture sequences always searched to the end, killer and history move ordering, late-move
+//! reductions, repetition detection, and exact tablebase values inside the tree.
+
+use super::eval::evaluate;
+use crate::board::Position;
+use crate::moves::{Move, MoveList};
+use crate::tablebase::{Dtw, Tablebase, Wdl};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The side to move has no move: lost, at `ply` from the root.
+pub const MATE: i32 = 30_000;
+/// A tablebase win, less the ply it is found at.
+pub const TB_WIN: i32 = 20_000;
+const INF: i32 = 32_000;
+const MAX_PLY: usize = 128;
+
+/// Whether a score is a proven result (a mate or a tablebase value) rather than an estimate.
+pub fn is_decisive(score: i32) -> bool {
+    score.abs() >= TB_WIN - MAX_PLY as i32
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    bound: u8,
+    best: u8,
+}
+
+/// Mate and tablebase scores count plies from the root; the table keeps them from the node, so a
+/// position reached at another ply reads the right distance.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if is_decisive(score) {
+        score + score.signum() * ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if is_decisive(score) {
+        score - score.signum() * ply as i32
+    } else {
+        score
+    }
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+/// A transposition table: one entry per slot, replaced when the new search is at least as deep
+/// or the slot holds another position.
+pub struct Table {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `megabytes` MB (a power of two number of entries).
+    pub fn new(megabytes: usize) -> Table {
+        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
+        let size = want.next_power_of_two() / 2;
+        Table {
+            slots: vec![Entry::default(); size.max(1024)],
+            mask: size.max(1024) - 1,
+        }
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.slots[key as usize & self.mask];
+        (e.key == key && e.bound != 0).then_some(e)
+    }
+
+    fn store(&mut self, key: u64, e: Entry) {
+        let slot = &mut self.slots[key as usize & self.mask];
+        if slot.key != key || e.depth >= slot.depth || e.bound == EXACT {
+            *slot = e;
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+}
+
+/// What limits a search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Time to aim for; an unsettled search may use up to `max_time`.
+    pub time: Option<Duration>,
+    /// Time never to exceed.
+    pub max_time: Option<Duration>,
+    /// Nodes to search at most.
+    pub nodes: Option<u64>,
+}
+
+/// A progress report after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Score for the side to move (hundredths of a man; near ±30000 a forced end, near ±20000 a
+    /// tablebase result).
+    pub score: i32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The move to play (`None` only without legal moves).
+    pub best: Option<Move>,
+    /// Its score.
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation.
+    pub pv: Vec<Move>,
+}
+
+/// A searcher: its table and ordering heuristics persist between searches of one game.
+pub struct Searcher {
+    table: Table,
+    killers: [[(u8, u8); 2]; MAX_PLY],
+    history: Box<[[u32; 64]; 64]>,
+    tablebase: Option<Arc<Tablebase>>,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    path: Vec<u64>,
+    aborted: bool,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of `megabytes` MB.
+    pub fn new(megabytes: usize, tablebase: Option<Arc<Tablebase>>) -> Searcher {
+        Searcher {
+            table: Table::new(megabytes),
+            killers: [[(0, 0); 2]; MAX_PLY],
+            history: Box::new([[0; 64]; 64]),
+            tablebase,
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: 0,
+            deadline: None,
+            node_limit: None,
+            path: Vec::new(),
+            aborted: false,
+        }
+    }
+
+    /// The flag that stops the search at once when set (from any thread).
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.killers = [[(0, 0); 2]; MAX_PLY];
+        *self.history = [[0; 64]; 64];
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let many = self.node_limit.is_some_and(|n| self.nodes >= n);
+            if late || many || self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Exact value of a position from the tablebases, if it is within them and quiet.
+    fn probe(&self, pos: &Position, ply: i32) -> Option<i32> {
+        let tb = self.tablebase.as_ref()?;
+        if pos.variant() != tb.variant() || pos.pieces().count() as u32 > tb.max_pieces() {
+            return None;
+        }
+        Some(match tb.wdl(pos).ok()? {
+            Wdl::Win => TB_WIN - ply,
+            Wdl::Draw => 0,
+            Wdl::Loss => -TB_WIN + ply,
+        })
+    }
+
+    /// Orders moves: the table's move, then captures by size, killers, then by history.
+    fn order(&self, moves: &MoveList, tt_best: Option<usize>, ply: usize) -> Vec<usize> {
+        let mut scored: Vec<(i64, usize)> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let s = if Some(i) == tt_best {
+                    i64::MAX
+                } else if m.is_capture() {
+                    1_000_000_000 + i64::from(m.capture_count())
+                } else if self.killers[ply][0] == (m.from, m.to) {
+                    900_000_000
+                } else if self.killers[ply][1] == (m.from, m.to) {
+                    800_000_000
+                } else {
+                    i64::from(self.history[m.from as usize][m.to as usize])
+                };
+                (s, i)
+            })
+            .collect();
+        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+        scored.into_iter().map(|(_, i)| i).collect()
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let key = pos.zobrist();
+        if ply > 0 {
+            // A position seen before on this path (or in the game) with the same side to move.
+            let n = self.path.len();
+            if self.path[..n.saturating_sub(1)]
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .any(|&h| h == key)
+            {
+                return 0;
+            }
+        }
+        let capture = moves.as_slice()[0].is_capture();
+        if ply > 0
+            && !capture
+            && let Some(v) = self.probe(pos, ply as i32)
+        {
+            return v;
+        }
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+        // Captures are forced, so a position with one is never a leaf; a single reply costs
+        // no depth either.
+        let depth = if capture || moves.len() == 1 {
+            depth.max(1)
+        } else {
+            depth
+        };
+        if depth <= 0 {
+            return evaluate(pos);
+        }
+        let entry = self.table.probe(key);
+        if let Some(e) = entry
+            && ply > 0
+            && i32::from(e.depth) >= depth
+        {
+            let score = from_table(e.score, ply);
+            let hit = match e.bound {
+                EXACT => true,
+                LOWER => score >= beta,
+                UPPER => score <= alpha,
+                _ => false,
+            };
+            if hit {
+                return score;
+            }
+        }
+        let order = self.order(&moves, entry.map(|e| e.best as usize), ply);
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_index = order[0];
+        for (n, &i) in order.iter().enumerate() {
+            let mv = moves.as_slice()[i];
+            let next = pos.play(&mv);
+            self.path.push(next.zobrist());
+            let quiet = !mv.is_capture() && !next.has_capture();
+            let mut score;
+            if n == 0 {
+                score = -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1);
+            } else {
+                // Late quiet moves are searched less deeply first.
+                let reduce = if depth >= 3 && n >= 3 && quiet {
+                    1 + i32::from(n >= 8 && depth >= 6)
+                } else {
+                    0
+                };
+                score = -self.negamax(&next, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && reduce > 0 {
+                    score = -self.negamax(&next, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1);
+                }
+            }
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_index = i;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                if !mv.is_capture() {
+                    let k = &mut self.killers[ply];
+                    if k[0] != (mv.from, mv.to) {
+                        k[1] = k[0];
+                        k[0] = (mv.from, mv.to);
+                    }
+                    let h = &mut self.history[mv.from as usize][mv.to as usize];
+                    *h = h.saturating_add((depth * depth) as u32);
+                }
+                break;
+            }
+        }
+        let bound = if best <= original_alpha {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.table.store(
+            key,
+            Entry {
+                key,
+                score: to_table(best, ply),
+                depth: depth.min(127) as i8,
+                bound,
+                best: best_index as u8,
+            },
+        );
+        best
+    }
+
+    /// The principal variation from the table.
+    fn pv(&self, root: &Position, first: Move) -> Vec<Move> {
+        let mut line = vec![first];
+        let mut pos = root.play(&first);
+        let mut seen = vec![root.zobrist(), pos.zobrist()];
+        while line.len() < 32 {
+            let Some(e) = self.table.probe(pos.zobrist()) else {
+                break;
+            };
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.as_slice().get(e.best as usize) else {
+                break;
+            };
+            pos = pos.play(&mv);
+            if seen.contains(&pos.zobrist()) {
+                break;
+            }
+            seen.push(pos.zobrist());
+            line.push(mv);
+        }
+        line
+    }
+
+    /// Searches `root` (with `history`, the hashes of the game's earlier positions, for
+    /// repetitions) within `limits`, reporting each completed iteration to `info`.
+    pub fn search(
+        &mut self,
+        root: &Position,
+        history: &[u64],
+        limits: Limits,
+        info: &mut dyn FnMut(&Info),
+    ) -> Outcome {
+        let started = Instant::now();
+        self.stop.store(false, Ordering::Relaxed);
+        self.aborted = false;
+        self.nodes = 0;
+        self.node_limit = limits.nodes;
+        self.deadline = limits.max_time.or(limits.time).map(|t| started + t);
+        let moves = root.legal_moves();
+        let mut outcome = Outcome {
+            best: moves.iter().next().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: moves.iter().next().copied().into_iter().collect(),
+        };
+        if moves.len() <= 1 {
+            return outcome;
+        }
+        if let Some(best) = self.tablebase_move(root) {
+            outcome.best = Some(best.0);
+            outcome.score = best.1;
+            outcome.pv = vec![best.0];
+            info(&Info {
+                depth: 1,
+                score: best.1,
+                nodes: 0,
+                time: started.elapsed(),
+                pv: outcome.pv.clone(),
+            });
+            return outcome;
+        }
+        self.path = history.to_vec();
+        self.path.push(root.zobrist());
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 2)
+            .min(MAX_PLY as u32 - 2);
+        let mut last_best = None;
+        for depth in 1..=max_depth {
+            let score = self.negamax(root, depth as i32, -INF, INF, 0);
+            if self.aborted {
+                break;
+            }
+            let entry = self.table.probe(root.zobrist());
+            let best = entry
+                .and_then(|e| moves.as_slice().get(e.best as usize).copied())
+                .unwrap_or(moves.as_slice()[0]);
+            let unstable =
+                last_best.is_some_and(|b| b != best) || (depth > 4 && score < outcome.score - 30);
+            last_best = Some(best);
+            outcome = Outcome {
+                best: Some(best),
+                score,
+                depth,
+                nodes: self.nodes,
+                pv: self.pv(root, best),
+            };
+            info(&Info {
+                depth,
+                score,
+                nodes: self.nodes,
+                time: started.elapsed(),
+                pv: outcome.pv.clone(),
+            });
+            if is_decisive(score) && depth as i32 > MATE - score.abs() + 2 {
+                break;
+            }
+            // Start no iteration that cannot finish: the next one takes a few times longer.
+            if let Some(t) = limits.time {
+                let spent = started.elapsed();
+                let target = if unstable {
+                    limits.max_time.unwrap_or(t)
+                } else {
+                    t
+                };
+                if spent * 5 / 2 > target {
+                    break;
+                }
+            }
+        }
+        outcome.nodes = self.nodes;
+        outcome
+    }
+
+    /// At the root of a position the tables hold: the move with the best distance (fastest win,
+    /// slowest loss, or any draw), and its score.
+    fn tablebase_move(&self, root: &Position) -> Option<(Move, i32)> {
+        let tb = self.tablebase.as_ref()?;
+        if root.variant() != tb.variant() || root.pieces().count() as u32 > tb.max_pieces() {
+            return None;
+        }
+        let mut best: Option<(Move, Dtw)> = None;
+        for mv in root.legal_moves().iter() {
+            let after = tb.dtw(&root.play(mv)).ok()?.before();
+            if best.is_none_or(|(_, b)| after.preference() > b.preference()) {
+                best = Some((*mv, after));
+            }
+        }
+        best.map(|(m, d)| {
+            let score = match d {
+                Dtw::Win(p) => TB_WIN - p as i32,
+                Dtw::Draw => 0,
+                Dtw::Loss(p) => -TB_WIN + p as i32,
+            };
+            (m, score)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_fen;
+    use crate::variant::Variant;
+
+    fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
+        let pos = parse_fen(fen, v).unwrap();
+        let mut s = Searcher::new(16, None);
+        s.search(
+            &pos,
+            &[],
+            Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            &mut |_| {},
+        )
+    }
+
+    #[test]
+    fn takes_the_larger_capture_when_free_to_choose() {
+        // English captures are free (WCDF 1.20): the double jump wins more.
+        let o = search(Variant::English, "W:W27:B23,15,24", 4);
+        assert_eq!(o.best.unwrap().capture_count(), 2, "{o:?}");
+    }
+
+    #[test]
+    fn finds_forced_wins_the_tablebases_know() {
+        // Without tables, a search deep enough finds every short win of three-piece English
+        // endings, in exactly the number of plies the tables give.
+        let v = Variant::English;
+        let tb = Tablebase::open(crate::tablebase::tests::tables(v).dir()).unwrap();
+        let mut checked = 0;
+        for a in 1..=32u32 {
+            for b in 1..=32u32 {
+                for c in 1..=32u32 {
+                    if a == b || b == c || a == c || checked >= 25 {
+                        continue;
+                    }
+                    let Ok(pos) = parse_fen(&format!("W:WK{a},K{b}:BK{c}"), v) else {
+                        continue;
+                    };
+                    let Ok(Dtw::Win(p)) = tb.dtw(&pos) else {
+                        continue;
+                    };
+                    if !(3..=9).contains(&p) || pos.legal_moves().len() < 2 {
+                        continue;
+                    }
+                    checked += 1;
+                    let o = search(v, &format!("W:WK{a},K{b}:BK{c}"), p + 1);
+                    assert_eq!(o.score, MATE - p as i32, "W:WK{a},K{b}:BK{c}: {o:?}");
+                }
+            }
+        }
+        assert_eq!(checked, 25);
+    }
+
+    #[test]
+    fn repetition_is_a_draw_inside_the_search() {
+        // Two kings each in English, far apart: nobody can force anything, the score stays 0
+        // even though the search goes deep through repeated positions.
+        let o = search(Variant::English, "W:WK29,K32:BK1,K4", 10);
+        assert!(o.score.abs() < 100, "{o:?}");
+    }
+
+    #[test]
+    fn a_stop_flag_ends_the_search_at_once() {
+        let pos = Position::start(Variant::International);
+        let mut s = Searcher::new(16, None);
+        let flag = s.stop_flag();
+        let handle = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        });
+        let started = Instant::now();
+        let o = s.search(&pos, &[], Limits::default(), &mut |_| {});
+        handle.join().unwrap();
+        assert!(o.best.is_some());
+        assert!(started.elapsed() < Duration::from_secs(30));
+        assert!(pos.legal_moves().iter().any(|m| Some(*m) == o.best));
+    }
+
+    #[test]
+    fn tablebases_give_exact_values_and_the_fastest_win() {
+        let dir = crate::tablebase::tests::tables(Variant::English).dir();
+        let tb = Arc::new(Tablebase::open(dir).unwrap());
+        let pos = parse_fen("W:WK32:BK26", Variant::English).unwrap();
+        let mut s = Searcher::new(16, Some(Arc::clone(&tb)));
+        let o = s.search(&pos, &[], Limits::default(), &mut |_| {});
+        let dtw = tb.dtw(&pos).unwrap();
+        assert_eq!(o.score, TB_WIN - dtw.plies() as i32);
+        let after = tb.dtw(&pos.play(&o.best.unwrap())).unwrap();
+        assert_eq!(after.before(), dtw, "the move keeps the shortest win");
+        // A drawn position scores 0 through the tables.
+        let drawn = parse_fen("B:WK32:BK26", Variant::English).unwrap();
+        let o = s.search(&drawn, &[], Limits::default(), &mut |_| {});
+        assert_eq!(o.score, 0);
+    }
+}
