@@ -22,6 +22,7 @@ pub mod club;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod hub;
 pub mod notation;
 pub mod pdn;
 pub mod play;

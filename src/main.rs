@@ -89,6 +89,12 @@ enum Command {
         #[command(subcommand)]
         command: ClubCommand,
     },
+    /// Speak the Hub protocol on standard input and output (for Hub GUIs such as Scan's).
+    Hub {
+        /// Tablebase directory [default: tablebases/<variant> when present].
+        #[arg(long)]
+        tablebases: Option<PathBuf>,
+    },
     /// The engine: analyse a position, or measure the search.
     Engine {
         #[command(subcommand)]
@@ -1354,6 +1360,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Tb { command } => tb(command),
         Command::Engine { command } => engine_command(command),
+        Command::Hub { tablebases } => {
+            let stdin = std::io::stdin().lock();
+            draughts::hub::server::serve(stdin, Box::new(std::io::stdout()), tablebases)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Club { db, command } => club(db, command),
         Command::Pdn {
             command: PdnCommand::Check { variant, files },

@@ -169,6 +169,11 @@ impl Searcher {
         Arc::clone(&self.stop)
     }
 
+    /// Clears the stop flag before a new search (a set flag stops the next search at once).
+    pub fn reset_stop(&self) {
+        self.stop.store(false, Ordering::Relaxed);
+    }
+
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
@@ -397,7 +402,6 @@ impl Searcher {
         info: &mut dyn FnMut(&Info),
     ) -> Outcome {
         let started = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
         self.aborted = false;
         self.nodes = 0;
         self.node_limit = limits.nodes;
