@@ -68,6 +68,18 @@ pub struct Piece {
     pub kind: Kind,
 }
 
+impl Piece {
+    /// The piece's letter in diagrams and Hub positions: `w b` for men, `W B` for kings.
+    pub fn letter(self) -> char {
+        match (self.color, self.kind) {
+            (Color::White, Kind::Man) => 'w',
+            (Color::Black, Kind::Man) => 'b',
+            (Color::White, Kind::King) => 'W',
+            (Color::Black, Kind::King) => 'B',
+        }
+    }
+}
+
 /// A playable square, numbered as the rule texts do (1..=50 on 10×10, 1..=32 on 8×8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
@@ -350,25 +362,7 @@ impl fmt::Display for Position {
             for file in 0..size {
                 let c = match g.number_at(row, file) {
                     None => ' ',
-                    Some(n) => match self.piece_at(Square(n)) {
-                        None => '.',
-                        Some(Piece {
-                            color: Color::White,
-                            kind: Kind::Man,
-                        }) => 'w',
-                        Some(Piece {
-                            color: Color::White,
-                            kind: Kind::King,
-                        }) => 'W',
-                        Some(Piece {
-                            color: Color::Black,
-                            kind: Kind::Man,
-                        }) => 'b',
-                        Some(Piece {
-                            color: Color::Black,
-                            kind: Kind::King,
-                        }) => 'B',
-                    },
+                    Some(n) => self.piece_at(Square(n)).map_or('.', Piece::letter),
                 };
                 write!(f, "{c}")?;
             }

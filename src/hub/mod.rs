@@ -49,25 +49,7 @@ pub fn position_text(pos: &Position) -> String {
     for n in 1..=squares {
         let sq =
             Square::new(n, pos.variant()).expect("numbers up to the board's count are squares");
-        s.push(match pos.piece_at(sq) {
-            None => 'e',
-            Some(Piece {
-                color: Color::White,
-                kind: Kind::Man,
-            }) => 'w',
-            Some(Piece {
-                color: Color::Black,
-                kind: Kind::Man,
-            }) => 'b',
-            Some(Piece {
-                color: Color::White,
-                kind: Kind::King,
-            }) => 'W',
-            Some(Piece {
-                color: Color::Black,
-                kind: Kind::King,
-            }) => 'B',
-        });
+        s.push(pos.piece_at(sq).map_or('e', Piece::letter));
     }
     s
 }
