@@ -643,6 +643,11 @@ fn game_setup(app: &App, args: PlayArgs) -> Result<GameSetup> {
         .black
         .parse()
         .map_err(|e| anyhow::anyhow!("--black: {e}"))?;
+    for p in [&white, &black] {
+        if matches!(p, PlayerKind::Hub(_)) && variant == Variant::English {
+            anyhow::bail!("Hub engines play International and Frisian draughts, not English");
+        }
+    }
     let mut record = None;
     if let Some(file) = &args.pdn {
         let games = load_pdn(file, variant).map_err(anyhow::Error::msg)?;

@@ -73,3 +73,48 @@ fn the_client_plays_against_the_binary_as_an_external_engine() {
     engine.quit();
     assert!(HubEngine::start("/no/such/engine hub").is_err());
 }
+
+#[test]
+fn an_external_hub_engine_plays_a_side_in_the_tui() {
+    use draughts::tui::app::{App, GameSetup, PlayerKind, Screen};
+    use draughts::tui::board::ColorDepth;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    let command = format!(
+        "{} hub --tablebases /nonexistent",
+        env!("CARGO_BIN_EXE_draughts")
+    );
+    let mut app = App::new(draughts::config::Config::default(), None, ColorDepth::None);
+    let setup = GameSetup {
+        black: PlayerKind::Hub(command),
+        clock: Some(draughts::clock::TimeControl::parse("1m+1s").expect("a control")),
+        ..GameSetup::new(Variant::International)
+    };
+    let start = std::time::Instant::now();
+    app.start_game(setup, start.elapsed());
+    for c in "32-28".chars() {
+        app.key(
+            KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
+            start.elapsed(),
+        );
+    }
+    app.key(
+        KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE),
+        start.elapsed(),
+    );
+    loop {
+        app.tick(start.elapsed());
+        let Screen::Play(p) = &app.screen else {
+            panic!("left the game")
+        };
+        if p.live.game().moves().len() == 2 {
+            break;
+        }
+        assert!(!p.remote_failed, "{}", p.message);
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no answer: {}",
+            p.message
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

@@ -183,3 +183,87 @@ impl Drop for HubEngine {
         }
     }
 }
+
+/// A request to a remote player's thread.
+struct Request {
+    start: Position,
+    moves: Vec<Move>,
+    level: String,
+    patience: Duration,
+    reply: std::sync::mpsc::Sender<Result<Move, HubError>>,
+}
+
+/// An external Hub engine as a player: it lives in its own thread (started on the first
+/// question), so a slow or stuck engine never blocks the caller.
+pub struct RemotePlayer {
+    requests: std::sync::mpsc::Sender<Request>,
+}
+
+impl RemotePlayer {
+    /// A player backed by the engine `command` (started when first asked).
+    pub fn spawn(command: String) -> RemotePlayer {
+        let (requests, inbox) = channel::<Request>();
+        std::thread::spawn(move || {
+            let mut engine: Option<HubEngine> = None;
+            for req in inbox {
+                if engine.is_none() {
+                    match HubEngine::start(&command) {
+                        Ok(e) => engine = Some(e),
+                        Err(e) => {
+                            let _ = req.reply.send(Err(e));
+                            continue;
+                        }
+                    }
+                }
+                let e = engine.as_mut().expect("started just above");
+                let answer = e.best_move(&req.start, &req.moves, &req.level, req.patience);
+                if answer.is_err() {
+                    // A confused engine is restarted for the next question.
+                    if let Some(old) = engine.take() {
+                        old.quit();
+                    }
+                }
+                let _ = req.reply.send(answer);
+            }
+            if let Some(e) = engine {
+                e.quit();
+            }
+        });
+        RemotePlayer { requests }
+    }
+
+    /// Asks for a move; the answer arrives on the returned channel.
+    pub fn ask(
+        &self,
+        start: Position,
+        moves: Vec<Move>,
+        level: String,
+        patience: Duration,
+    ) -> Receiver<Result<Move, HubError>> {
+        let (reply, answer) = channel();
+        let request = Request {
+            start,
+            moves,
+            level,
+            patience,
+            reply: reply.clone(),
+        };
+        if self.requests.send(request).is_err() {
+            let _ = reply.send(Err(HubError("the engine's thread has ended".into())));
+        }
+        answer
+    }
+}
+
+/// A Hub `level` line for a clock: the time left, the increment and the moves to go, in seconds.
+pub fn level_line(left: Duration, increment: Duration, moves_to_go: Option<u32>) -> String {
+    let mut line = format!(
+        "level time={:.1} inc={:.1}",
+        left.as_secs_f64(),
+        increment.as_secs_f64()
+    );
+    if let Some(m) = moves_to_go {
+        line.push_str(&format!(" moves={m}"));
+    }
+    line
+}

@@ -22,14 +22,17 @@ use std::sync::Arc;
 use super::board::{Cell, ColorDepth, square_at};
 use super::club::{Action as ClubAction, ClubScreen, PairingToPlay};
 use crate::club::Store;
+use crate::hub::client::{RemotePlayer, level_line};
 
 /// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
     /// Someone at the keyboard.
     Human,
     /// The built-in engine at a level.
     Engine(Level),
+    /// An external Hub engine, started with this command (e.g. `/opt/scan/scan hub`).
+    Hub(String),
 }
 
 impl std::str::FromStr for PlayerKind {
@@ -39,8 +42,17 @@ impl std::str::FromStr for PlayerKind {
             None if s == "human" => Ok(PlayerKind::Human),
             None if s == "engine" => Ok(PlayerKind::Engine(Level::default())),
             Some(("engine", level)) => level.parse().map(PlayerKind::Engine),
+            Some(("hub", command)) if !command.trim().is_empty() => {
+                // A bare path gets the `hub` argument Hub engines expect.
+                let command = command.trim();
+                Ok(PlayerKind::Hub(if command.contains(' ') {
+                    command.to_string()
+                } else {
+                    format!("{command} hub")
+                }))
+            }
             _ => Err(format!(
-                "{s:?} is not a player (human, engine, or engine:<1-10|max>)"
+                "{s:?} is not a player (human, engine, engine:<1-10|max>, or hub:<engine command>)"
             )),
         }
     }
@@ -51,6 +63,7 @@ impl std::fmt::Display for PlayerKind {
         match self {
             PlayerKind::Human => f.write_str("human"),
             PlayerKind::Engine(l) => write!(f, "engine:{l}"),
+            PlayerKind::Hub(c) => write!(f, "hub:{c}"),
         }
     }
 }
@@ -156,28 +169,27 @@ pub const NEW_GAME_FIELDS: [&str; 6] = [
     "Start",
 ];
 
-fn cycle_player(p: PlayerKind, forward: bool) -> PlayerKind {
-    let order: Vec<PlayerKind> = std::iter::once(PlayerKind::Human)
-        .chain((1..=10).map(|n| PlayerKind::Engine(Level::new(n).expect("1..=10 are levels"))))
-        .collect();
-    let i = order.iter().position(|&q| q == p).unwrap_or(0);
-    let len = order.len();
-    order[if forward {
-        (i + 1) % len
-    } else {
-        (i + len - 1) % len
-    }]
-}
-
-fn cycle_variant(v: Variant, forward: bool) -> Variant {
-    let all = Variant::ALL;
-    let i = all.iter().position(|&x| x == v).unwrap_or(0);
+/// The value after (or before) `current` in `all`, wrapping around.
+fn cycle<T: PartialEq + Clone>(all: &[T], current: &T, forward: bool) -> T {
+    let i = all.iter().position(|x| x == current).unwrap_or(0);
     let len = all.len();
     all[if forward {
         (i + 1) % len
     } else {
         (i + len - 1) % len
     }]
+    .clone()
+}
+
+fn cycle_player(p: &PlayerKind, forward: bool) -> PlayerKind {
+    let order: Vec<PlayerKind> = std::iter::once(PlayerKind::Human)
+        .chain((1..=10).map(|n| PlayerKind::Engine(Level::new(n).expect("1..=10 are levels"))))
+        .collect();
+    cycle(&order, p, forward)
+}
+
+fn cycle_variant(v: Variant, forward: bool) -> Variant {
+    cycle(&Variant::ALL, &v, forward)
 }
 
 /// The load-game form.
@@ -249,6 +261,12 @@ pub struct PlayScreen {
     pub recorded_result: Option<String>,
     /// The tournament pairing this game is, if started from the club screen.
     pub pairing: Option<PairingToPlay>,
+    /// External Hub engines playing a side, started on their first move.
+    pub remote: [Option<RemotePlayer>; 2],
+    /// The question put to an external engine, while it thinks.
+    pub asking: Option<std::sync::mpsc::Receiver<Result<Move, crate::hub::HubError>>>,
+    /// An external engine failed: it is asked no more in this game.
+    pub remote_failed: bool,
     /// Whether its result went to the club database.
     pub recorded: bool,
 }
@@ -350,7 +368,7 @@ impl App {
                 (LiveGame::new(game, options), None, None)
             }
         };
-        let players = [setup.white, setup.black];
+        let players = [setup.white.clone(), setup.black.clone()];
         let humans: Vec<Color> = [Color::White, Color::Black]
             .into_iter()
             .filter(|c| players[c.index()] == PlayerKind::Human)
@@ -363,7 +381,7 @@ impl App {
         let n = setup.variant.geometry().width * 2;
         let mut screen = PlayScreen {
             live,
-            players,
+            players: players.clone(),
             cursor: if flipped { (0, n - 1) } else { (n - 1, 0) },
             selected: None,
             choosing: None,
@@ -379,12 +397,16 @@ impl App {
             recorded_result: recorded,
             pairing: None,
             recorded: false,
+            remote: [None, None],
+            asking: None,
+            remote_failed: false,
         };
         if screen.live.tag("White").is_none() {
-            let name = |p: PlayerKind, _side: &str| match p {
+            let name = |p: &PlayerKind, _side: &str| match p {
                 PlayerKind::Human if humans.len() == 1 => self.user.clone(),
                 PlayerKind::Human => "?".to_string(),
                 PlayerKind::Engine(l) => format!("draughts engine (level {l})"),
+                PlayerKind::Hub(c) => format!("hub engine ({c})"),
             };
             let event = if setup.tournament {
                 "Game"
@@ -394,8 +416,8 @@ impl App {
             screen.live.set_tag("Event", event);
             screen.live.set_tag("Site", "draughts");
             screen.live.set_tag("Date", &today());
-            screen.live.set_tag("White", &name(players[0], "White"));
-            screen.live.set_tag("Black", &name(players[1], "Black"));
+            screen.live.set_tag("White", &name(&players[0], "White"));
+            screen.live.set_tag("Black", &name(&players[1], "Black"));
         }
         screen.message = match (&screen.view, screen.live.ending()) {
             (Some(_), _) => format!(
@@ -630,8 +652,8 @@ impl App {
                 let fwd = key.code == KeyCode::Right;
                 match f.focus {
                     0 => f.variant = cycle_variant(f.variant, fwd),
-                    1 => f.white = cycle_player(f.white, fwd),
-                    2 => f.black = cycle_player(f.black, fwd),
+                    1 => f.white = cycle_player(&f.white, fwd),
+                    2 => f.black = cycle_player(&f.black, fwd),
                     4 => f.tournament = !f.tournament,
                     _ => {}
                 }
@@ -649,8 +671,8 @@ impl App {
                     },
                 };
                 let setup = GameSetup {
-                    white: f.white,
-                    black: f.black,
+                    white: f.white.clone(),
+                    black: f.black.clone(),
                     clock,
                     tournament: f.tournament,
                     ..GameSetup::new(f.variant)
@@ -756,14 +778,7 @@ impl App {
                 let fwd = key.code != KeyCode::Left;
                 match f.focus {
                     0 => {
-                        let all = ThemeName::ALL;
-                        let i = all.iter().position(|&t| t == c.theme).unwrap_or(0);
-                        let len = all.len();
-                        c.theme = all[if fwd {
-                            (i + 1) % len
-                        } else {
-                            (i + len - 1) % len
-                        }];
+                        c.theme = cycle(&ThemeName::ALL, &c.theme, fwd);
                     }
                     1 => c.ascii = !c.ascii,
                     2 => c.numbers = !c.numbers,
@@ -968,8 +983,14 @@ impl PlayScreen {
     /// The side whose requests the keyboard makes: the one human, or the side to move.
     pub fn actor(&self) -> Color {
         match self.players {
-            [PlayerKind::Human, PlayerKind::Engine(_)] => Color::White,
-            [PlayerKind::Engine(_), PlayerKind::Human] => Color::Black,
+            [
+                PlayerKind::Human,
+                PlayerKind::Engine(_) | PlayerKind::Hub(_),
+            ] => Color::White,
+            [
+                PlayerKind::Engine(_) | PlayerKind::Hub(_),
+                PlayerKind::Human,
+            ] => Color::Black,
             _ => self.live.position().side_to_move(),
         }
     }
@@ -1239,7 +1260,7 @@ impl PlayScreen {
     fn after_notice(&mut self, n: Notice) -> String {
         let player = |c: Color| match self.players[c.index()] {
             PlayerKind::Human => c.to_string(),
-            PlayerKind::Engine(_) => format!("{c} (engine)"),
+            PlayerKind::Engine(_) | PlayerKind::Hub(_) => format!("{c} (engine)"),
         };
         match n {
             Notice::Ended(_, words) => words,
@@ -1387,6 +1408,11 @@ impl PlayScreen {
             return;
         }
         let side = self.live.position().side_to_move();
+        if let PlayerKind::Hub(command) = &self.players[side.index()] {
+            let command = command.clone();
+            self.remote_turn(side, command, now);
+            return;
+        }
         let PlayerKind::Engine(level) = self.players[side.index()] else {
             self.thinking = None;
             return;
@@ -1442,6 +1468,58 @@ impl PlayScreen {
                 }
             }
         }
+    }
+}
+
+impl PlayScreen {
+    /// An external Hub engine's turn: ask it once, then wait for its answer without blocking.
+    fn remote_turn(&mut self, side: Color, command: String, now: Tick) {
+        if self.remote_failed {
+            return;
+        }
+        if let Some(answer) = &self.asking {
+            match answer.try_recv() {
+                Ok(Ok(mv)) => {
+                    self.asking = None;
+                    self.play(mv, now);
+                }
+                Ok(Err(e)) => {
+                    self.asking = None;
+                    self.remote_failed = true;
+                    self.message = format!("{side} (hub engine): {e} — it will not be asked again");
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.asking = None;
+                    self.remote_failed = true;
+                    self.message = format!("{side} (hub engine) stopped answering");
+                }
+            }
+            return;
+        }
+        let player = self.remote[side.index()].get_or_insert_with(|| RemotePlayer::spawn(command));
+        let (level, patience) = match self.live.clock() {
+            Some(c) => {
+                let left = c.remaining(side, now);
+                let (stage, to_go) = c.stage(side);
+                let inc = c
+                    .control()
+                    .stages()
+                    .get(stage - 1)
+                    .map_or(std::time::Duration::ZERO, |s| s.increment);
+                (
+                    level_line(left, inc, to_go),
+                    left + std::time::Duration::from_secs(10),
+                )
+            }
+            None => (
+                "level move-time=5".to_string(),
+                std::time::Duration::from_secs(60),
+            ),
+        };
+        let game = self.live.game();
+        self.asking = Some(player.ask(*game.start(), game.moves().to_vec(), level, patience));
+        self.message = format!("{side} (hub engine) is thinking…");
     }
 }
 

@@ -357,7 +357,7 @@ fn side_panel(frame: &mut Frame, area: Rect, p: &PlayScreen, glyphs: Glyphs, now
         "Stepping through the record".into()
     } else if live.clock().is_some_and(|c| c.is_paused()) {
         "Clock paused".into()
-    } else if p.thinking.is_some() {
+    } else if p.thinking.is_some() || p.asking.is_some() {
         format!("{} (engine) is thinking…", pos.side_to_move())
     } else {
         format!("{} to move", pos.side_to_move())
