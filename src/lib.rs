@@ -6,6 +6,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod board;
 pub mod geometry;
 mod movegen;

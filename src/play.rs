@@ -432,6 +432,14 @@ impl LiveGame {
         }
     }
 
+    /// Ends the game by an arbiter's decision (a match's move limit, say), with the reason.
+    pub fn end_by_adjudication(&mut self, outcome: Outcome, words: &str, now: Tick) -> Notice {
+        if let Some(n) = self.over() {
+            return n;
+        }
+        self.finish(outcome, words.to_string(), now)
+    }
+
     /// `by` resigns.
     pub fn resign(&mut self, by: Color, now: Tick) -> Notice {
         if let Some(n) = self.over() {

@@ -243,3 +243,72 @@ fn engine_analyse_and_bench() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("total nodes="), "{}", stdout(&o));
 }
+
+#[test]
+fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
+    let dir = std::env::temp_dir().join(format!("draughts-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\n9-14 22-18\n11-15 23-19\n").unwrap();
+    let pdn = dir.join("match.pdn");
+    let o = draughts(&[
+        "match",
+        "--engine-a",
+        "engine:3",
+        "--engine-b",
+        "engine:1",
+        "--games",
+        "4",
+        "--tc",
+        "2s+0.1s",
+        "--variant",
+        "english",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--max-plies",
+        "80",
+        "--tablebases",
+        "/nonexistent",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(
+        lines[0].starts_with("game 1/4: draughts engine:3 - draughts engine:1: "),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("game 2/4: draughts engine:1 - draughts engine:3: "),
+        "{text}"
+    );
+    assert!(
+        lines[4].starts_with("draughts engine:3 vs draughts engine:1: "),
+        "{text}"
+    );
+    assert!(lines[4].contains("Elo"), "{text}");
+    // The games are on disk, each from its opening, and read back as four finished games.
+    let check = draughts(&[
+        "pdn",
+        "check",
+        "--variant",
+        "english",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(
+        stdout(&check).contains("games=4 ok=4 errors=0"),
+        "{}",
+        stdout(&check)
+    );
+    let saved = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(saved.matches("1. 9-14 22-18").count(), 2, "{saved}");
+    assert_eq!(saved.matches("1. 11-15 23-19").count(), 2, "{saved}");
+    assert!(!saved.contains("[Result \"*\"]"), "{saved}");
+
+    let bad = draughts(&["match", "--engine-a", "scan", "--engine-b", "engine"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("--engine-a"), "{}", stderr(&bad));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -128,36 +128,23 @@ fn random(bound: i32) -> i32 {
 }
 
 /// The move the engine chooses in `pos` at `level` within `budget`, given the hashes of the game's
-/// earlier positions (to avoid repeating), with tablebases when given. `None` only if there is
-/// no legal move. The search stops when `stop` is set.
+/// earlier positions (to avoid repeating). `None` only if there is no legal move. The search
+/// stops when `stop` is set. The searcher (with its tablebases) can be kept from move to move, so
+/// its table remembers the game.
 pub fn choose(
+    searcher: &mut Searcher,
     pos: &Position,
     history: &[u64],
     level: Level,
     budget: Option<Duration>,
     stop: &AtomicBool,
-) -> Option<Move> {
-    choose_with(pos, history, level, budget, stop, None)
-}
-
-/// As [`choose`], with tablebases.
-pub fn choose_with(
-    pos: &Position,
-    history: &[u64],
-    level: Level,
-    budget: Option<Duration>,
-    stop: &AtomicBool,
-    tablebase: Option<Arc<Tablebase>>,
 ) -> Option<Move> {
     let moves = pos.legal_moves();
     if moves.len() <= 1 {
         return moves.iter().next().copied();
     }
-    let mut searcher = Searcher::new(64, tablebase);
     let flag = searcher.stop_flag();
-    if stop.load(Ordering::Relaxed) {
-        flag.store(true, Ordering::Relaxed);
-    }
+    flag.store(stop.load(Ordering::Relaxed), Ordering::Relaxed);
     // Without a clock the level's own cap bounds the thinking.
     let budget = budget.or(Some(level.time_cap()));
     let limits = Limits {
@@ -245,13 +232,16 @@ impl Thinking {
         history: Vec<u64>,
         level: Level,
         budget: Option<Duration>,
+        tablebase: Option<Arc<Tablebase>>,
     ) -> Thinking {
         let (tx, result) = channel();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
         thread::spawn(move || {
+            let mut searcher = Searcher::new(64, tablebase);
+            let best = choose(&mut searcher, &pos, &history, level, budget, &flag);
             // The receiver may be gone (the game was abandoned): nothing to report then.
-            let _ = tx.send(choose(&pos, &history, level, budget, &flag));
+            let _ = tx.send(best);
         });
         Thinking { result, stop }
     }
@@ -286,7 +276,15 @@ mod tests {
     fn best(variant: Variant, fen: &str, level: u8) -> Move {
         let pos = parse_fen(fen, variant).unwrap();
         let stop = AtomicBool::new(false);
-        choose(&pos, &[], Level::new(level).unwrap(), None, &stop).unwrap()
+        choose(
+            &mut Searcher::new(16, None),
+            &pos,
+            &[],
+            Level::new(level).unwrap(),
+            None,
+            &stop,
+        )
+        .unwrap()
     }
 
     #[test]
@@ -337,13 +335,23 @@ mod tests {
         let pos = parse_fen("W:W28:B23", Variant::International).unwrap();
         let only = parse_move(&pos, "28x19").unwrap();
         let stop = AtomicBool::new(true);
-        assert_eq!(choose(&pos, &[], Level::MAX, None, &stop), Some(only));
+        assert_eq!(
+            choose(
+                &mut Searcher::new(16, None),
+                &pos,
+                &[],
+                Level::MAX,
+                None,
+                &stop
+            ),
+            Some(only)
+        );
     }
 
     #[test]
     fn a_stopped_search_still_answers_a_legal_move() {
         let pos = Position::start(Variant::International);
-        let t = Thinking::start(pos, vec![], Level::MAX, None);
+        let t = Thinking::start(pos, vec![], Level::MAX, None, None);
         t.stop();
         let mv = loop {
             if let Some(mv) = t.poll() {

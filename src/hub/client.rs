@@ -9,6 +9,17 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// The command line that starts a Hub engine: a bare path gets the `hub` argument that Hub
+/// engines (Scan and its kin) expect; a line with arguments is kept as written.
+pub fn command_line(text: &str) -> String {
+    let text = text.trim();
+    if text.contains(' ') {
+        text.to_string()
+    } else {
+        format!("{text} hub")
+    }
+}
+
 /// A running external engine.
 pub struct HubEngine {
     child: Child,

@@ -43,13 +43,7 @@ impl std::str::FromStr for PlayerKind {
             None if s == "engine" => Ok(PlayerKind::Engine(Level::default())),
             Some(("engine", level)) => level.parse().map(PlayerKind::Engine),
             Some(("hub", command)) if !command.trim().is_empty() => {
-                // A bare path gets the `hub` argument Hub engines expect.
-                let command = command.trim();
-                Ok(PlayerKind::Hub(if command.contains(' ') {
-                    command.to_string()
-                } else {
-                    format!("{command} hub")
-                }))
+                Ok(PlayerKind::Hub(crate::hub::client::command_line(command)))
             }
             _ => Err(format!(
                 "{s:?} is not a player (human, engine, engine:<1-10|max>, or hub:<engine command>)"
@@ -1457,6 +1451,7 @@ impl PlayScreen {
                     history,
                     level,
                     Some(budget),
+                    self.live.options().tablebase.clone(),
                 ));
             }
             Some(t) => {

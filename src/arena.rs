@@ -1,0 +1,516 @@
+//! Engine matches: two engines play pairs of games from each opening (each side once), in
+//! parallel, under a real clock; the games are kept as PDN and the result is summed up as a score
+//! and an Elo difference with its error margin.
+
+use crate::board::{Color, Position};
+use crate::clock::{Tick, TimeControl};
+use crate::engine::{self, Level};
+use crate::game::{Game, Outcome, Reason};
+use crate::hub::client::{HubEngine, command_line, level_line};
+use crate::moves::Move;
+use crate::notation::parse_move;
+use crate::pdn::PdnGame;
+use crate::play::{LiveGame, Notice, Options};
+use crate::tablebase::Tablebase;
+use crate::variant::Variant;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Who plays in a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// The built-in engine at a level.
+    Engine(Level),
+    /// An external Hub engine started with this command.
+    Hub(String),
+}
+
+impl std::str::FromStr for Contender {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Contender, String> {
+        match s.split_once(':') {
+            None if s == "engine" => Ok(Contender::Engine(Level::MAX)),
+            Some(("engine", l)) => l.parse().map(Contender::Engine),
+            Some(("hub", c)) if !c.trim().is_empty() => Ok(Contender::Hub(command_line(c))),
+            _ => Err(format!(
+                "{s:?} is not an engine (engine, engine:<1-10|max>, hub:<command>)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Contender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contender::Engine(l) => write!(f, "draughts engine:{l}"),
+            Contender::Hub(c) => write!(f, "hub:{c}"),
+        }
+    }
+}
+
+/// A player ready to move.
+enum Seat {
+    Engine(Level, Box<engine::Searcher>),
+    Hub(Box<HubEngine>),
+}
+
+impl Seat {
+    fn open(c: &Contender, settings: &MatchSettings) -> Result<Seat, String> {
+        match c {
+            Contender::Engine(l) => Ok(Seat::Engine(
+                *l,
+                Box::new(engine::Searcher::new(64, settings.tablebase.clone())),
+            )),
+            Contender::Hub(cmd) => HubEngine::start(cmd)
+                .map(|e| Seat::Hub(Box::new(e)))
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// Reads an openings file: one opening a line, moves in PDN text (`32-28 19-23`, move numbers
+/// allowed), `#` comments; each opening is checked to be legal in the variant.
+pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut pos = Position::start(variant);
+        let mut moves = Vec::new();
+        for word in line.split_whitespace() {
+            let word = word.trim_start_matches(|c: char| c.is_ascii_digit() && word.contains('.'));
+            let word = word.trim_start_matches('.');
+            if word.is_empty() {
+                continue;
+            }
+            let mv = parse_move(&pos, word).map_err(|e| format!("line {}: {e}", i + 1))?;
+            pos = pos.play(&mv);
+            moves.push(mv);
+        }
+        out.push(moves);
+    }
+    if out.is_empty() {
+        return Err("no openings in the file".into());
+    }
+    Ok(out)
+}
+
+/// Every two-ply start of a variant (used when no openings file is given).
+pub fn two_ply_openings(variant: Variant) -> Vec<Vec<Move>> {
+    let start = Position::start(variant);
+    let mut out = Vec::new();
+    for a in start.legal_moves().iter() {
+        let after = start.play(a);
+        for b in after.legal_moves().iter() {
+            out.push(vec![*a, *b]);
+        }
+    }
+    out
+}
+
+/// The result of one game for engine A: 1, ½ or 0, and how it ended.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The record.
+    pub pdn: PdnGame,
+    /// Engine A's score.
+    pub score_a: f64,
+    /// Whether it was decided by adjudication (tablebases or the move cap).
+    pub adjudicated: bool,
+}
+
+/// Settings of a match.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// The variant.
+    pub variant: Variant,
+    /// Engine A.
+    pub a: Contender,
+    /// Engine B.
+    pub b: Contender,
+    /// The time control.
+    pub clock: TimeControl,
+    /// Tablebases for adjudication and for the built-in engine.
+    pub tablebase: Option<Arc<Tablebase>>,
+    /// Plies after which a game is adjudicated a draw.
+    pub max_plies: usize,
+}
+
+fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, String> {
+    let side = live.position().side_to_move();
+    let clock = live.clock().expect("match games are timed");
+    match seat {
+        Seat::Engine(level, searcher) => {
+            let budget = engine::budget(clock, side, now);
+            let history: Vec<u64> = live.game().positions().map(Position::zobrist).collect();
+            let stop = AtomicBool::new(false);
+            engine::choose(
+                searcher,
+                live.position(),
+                &history,
+                *level,
+                Some(budget),
+                &stop,
+            )
+            .ok_or_else(|| "no legal move".to_string())
+        }
+        Seat::Hub(engine) => {
+            let left = clock.remaining(side, now);
+            let (stage, to_go) = clock.stage(side);
+            let inc = clock
+                .control()
+                .stages()
+                .get(stage - 1)
+                .map_or(Duration::ZERO, |s| s.increment);
+            let game = live.game();
+            engine
+                .best_move(
+                    game.start(),
+                    game.moves(),
+                    &level_line(left, inc, to_go),
+                    left + Duration::from_secs(5),
+                )
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// Plays one game from `opening`, engine A with `a_color`.
+pub fn play_game(
+    settings: &MatchSettings,
+    opening: &[Move],
+    a_color: Color,
+    round: usize,
+) -> Result<Played, String> {
+    let mut seats = [
+        Seat::open(&settings.a, settings)?,
+        Seat::open(&settings.b, settings)?,
+    ];
+    let mut game = Game::new(settings.variant);
+    for m in opening {
+        game.play(m).map_err(|e| e.to_string())?;
+    }
+    let options = Options {
+        clock: Some(settings.clock.clone()),
+        casual: false,
+        tablebase: settings.tablebase.clone(),
+        adjudicate: settings.tablebase.is_some(),
+    };
+    let mut live = LiveGame::new(game, options);
+    let (white, black) = if a_color == Color::White {
+        (settings.a.to_string(), settings.b.to_string())
+    } else {
+        (settings.b.to_string(), settings.a.to_string())
+    };
+    live.set_tag("Event", "draughts match");
+    live.set_tag("Round", &round.to_string());
+    live.set_tag("White", &white);
+    live.set_tag("Black", &black);
+    let started = Instant::now();
+    live.start_clock(started.elapsed());
+    let mut adjudicated = false;
+    while live.outcome().is_none() {
+        if live.game().moves().len() >= settings.max_plies {
+            live.end_by_adjudication(
+                Outcome {
+                    winner: None,
+                    reason: Reason::Adjudication,
+                },
+                "draw by adjudication: move limit of the match",
+                started.elapsed(),
+            );
+            adjudicated = true;
+            break;
+        }
+        if let Some((o, _)) = live.proposal().cloned() {
+            // A proven tablebase result ends a match game.
+            let loser = o.winner.map(Color::opposite).unwrap_or(Color::White);
+            live.accept_proposal(loser, started.elapsed());
+            adjudicated = true;
+            break;
+        }
+        let side = live.position().side_to_move();
+        let seat = if side == a_color {
+            &mut seats[0]
+        } else {
+            &mut seats[1]
+        };
+        let mv = match engine_move(seat, &live, started.elapsed()) {
+            Ok(mv) => mv,
+            Err(e) => {
+                // An engine that cannot move (crash, illegal move) loses the game.
+                let n = live.resign(side, started.elapsed());
+                if let Notice::Ended(..) = n {
+                    live.set_tag("Termination", &format!("{side} engine failed: {e}"));
+                }
+                break;
+            }
+        };
+        if let Ok(notices) = live.play(&mv, started.elapsed()) {
+            adjudicated |= notices
+                .iter()
+                .any(|n| matches!(n, Notice::Ended(o, _) if o.reason == Reason::Adjudication));
+        }
+        live.tick(started.elapsed());
+    }
+    for seat in seats {
+        if let Seat::Hub(e) = seat {
+            e.quit();
+        }
+    }
+    let outcome = live.outcome();
+    let score_a = match outcome.and_then(|o| o.winner) {
+        Some(c) if c == a_color => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    Ok(Played {
+        pdn: live.pdn(),
+        score_a,
+        adjudicated,
+    })
+}
+
+/// The match score from engine A's side and the Elo difference with its 95% margin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Games.
+    pub games: usize,
+    /// A's wins, draws, losses.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// Games decided by adjudication.
+    pub adjudicated: usize,
+    /// Elo difference (A minus B); infinite for a whitewash.
+    pub elo: f64,
+    /// Half-width of the 95% confidence interval.
+    pub margin: f64,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let points = self.wins as f64 + self.draws as f64 / 2.0;
+        write!(
+            f,
+            "{points}/{} (+{} ={} -{}), ",
+            self.games, self.wins, self.draws, self.losses
+        )?;
+        if self.elo.is_finite() {
+            // Rounded first so that a tiny negative difference does not print as "-0".
+            let elo = self.elo.round() + 0.0;
+            write!(f, "Elo {elo:+} ± ")?;
+            if self.margin.is_finite() {
+                write!(f, "{:.0}", self.margin)?;
+            } else {
+                f.write_str("∞")?;
+            }
+        } else {
+            write!(f, "Elo {}∞", if self.elo > 0.0 { '+' } else { '-' })?;
+        }
+        write!(
+            f,
+            ", draws {}, adjudicated {}",
+            self.draws, self.adjudicated
+        )
+    }
+}
+
+fn elo_of(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// Sums up played games.
+pub fn summarise(games: &[Played]) -> Summary {
+    let n = games.len();
+    let wins = games.iter().filter(|g| g.score_a == 1.0).count();
+    let draws = games.iter().filter(|g| g.score_a == 0.5).count();
+    let losses = n - wins - draws;
+    let adjudicated = games.iter().filter(|g| g.adjudicated).count();
+    if n == 0 {
+        return Summary {
+            games: 0,
+            wins,
+            draws,
+            losses,
+            adjudicated,
+            elo: 0.0,
+            margin: f64::INFINITY,
+        };
+    }
+    let s = games.iter().map(|g| g.score_a).sum::<f64>() / n as f64;
+    let variance = games.iter().map(|g| (g.score_a - s).powi(2)).sum::<f64>() / n as f64;
+    let sd = (variance / n as f64).sqrt();
+    let (lo, hi) = (elo_of(s - 1.96 * sd), elo_of(s + 1.96 * sd));
+    Summary {
+        games: n,
+        wins,
+        draws,
+        losses,
+        adjudicated,
+        elo: elo_of(s),
+        margin: (hi - lo) / 2.0,
+    }
+}
+
+/// Plays `games` games (pairs from successive openings, colours reversed within a pair) on
+/// `threads` threads; `progress` is told of each finished game.
+pub fn run(
+    settings: &MatchSettings,
+    openings: &[Vec<Move>],
+    games: usize,
+    threads: usize,
+    progress: &(dyn Fn(usize, &Played) + Sync),
+) -> Result<Vec<Played>, String> {
+    let jobs: Vec<(usize, &Vec<Move>, Color)> = (0..games)
+        .map(|i| {
+            let opening = &openings[(i / 2) % openings.len()];
+            let a_color = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            (i, opening, a_color)
+        })
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    let failure = std::sync::Mutex::new(None::<String>);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(round, opening, a_color)) = jobs.get(i) else {
+                        break;
+                    };
+                    match play_game(settings, opening, a_color, round + 1) {
+                        Ok(p) => {
+                            progress(round, &p);
+                            if let Ok(mut r) = results.lock() {
+                                r.push((round, p));
+                            }
+                        }
+                        Err(e) => {
+                            if let Ok(mut f) = failure.lock() {
+                                f.get_or_insert(e);
+                            }
+                            break;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or(None) {
+        return Err(e);
+    }
+    let mut played = results.into_inner().unwrap_or_default();
+    played.sort_by_key(|(i, _)| *i);
+    Ok(played.into_iter().map(|(_, p)| p).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn played(score: f64) -> Played {
+        Played {
+            pdn: PdnGame::new(Position::start(Variant::English)),
+            score_a: score,
+            adjudicated: false,
+        }
+    }
+
+    #[test]
+    fn elo_and_margin() {
+        let even: Vec<Played> = [1.0, 0.0, 0.5, 0.5].into_iter().map(played).collect();
+        let s = summarise(&even);
+        assert_eq!((s.wins, s.draws, s.losses), (1, 2, 1));
+        assert!(s.elo.abs() < 1e-9);
+        // 75%: +190.8 Elo.
+        let good: Vec<Played> = [1.0, 1.0, 1.0, 0.0, 1.0, 0.5, 0.5, 1.0, 0.0, 1.0]
+            .into_iter()
+            .map(played)
+            .collect();
+        let s = summarise(&good);
+        assert!((s.elo - elo_of(0.7)).abs() < 1e-9);
+        assert!((elo_of(0.75) - 190.85).abs() < 0.01);
+        assert!(s.margin > 50.0 && s.margin.is_finite(), "{s:?}");
+        assert_eq!(summarise(&[played(1.0)]).elo, f64::INFINITY);
+        assert_eq!(
+            summarise(&[played(1.0), played(0.0)]).to_string(),
+            "1/2 (+1 =0 -1), Elo +0 ± ∞, draws 0, adjudicated 0"
+        );
+        assert!(summarise(&[played(0.0)]).to_string().contains("Elo -∞"));
+    }
+
+    #[test]
+    fn contenders_parse() {
+        assert_eq!(
+            "engine:3".parse(),
+            Ok(Contender::Engine(Level::new(3).unwrap()))
+        );
+        assert_eq!(
+            "hub:/opt/scan".parse(),
+            Ok(Contender::Hub("/opt/scan hub".into()))
+        );
+        assert!("scan".parse::<Contender>().is_err());
+    }
+
+    #[test]
+    fn openings_are_read_and_checked() {
+        let v = Variant::International;
+        let o = read_openings("# two lines\n1. 32-28 19-23\n33-29 # comment\n", v).unwrap();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].len(), 2);
+        assert!(read_openings("32-29\n", v).unwrap_err().contains("line 1"));
+        assert!(read_openings("# nothing\n", v).is_err());
+        assert_eq!(two_ply_openings(v).len(), 81);
+        // The openings that ship with the program are legal.
+        for (v, text) in [
+            (
+                Variant::International,
+                include_str!("../openings/international.txt"),
+            ),
+            (Variant::Frisian, include_str!("../openings/frisian.txt")),
+            (Variant::English, include_str!("../openings/english.txt")),
+        ] {
+            assert_eq!(read_openings(text, v).unwrap().len(), 40, "{v}");
+        }
+    }
+
+    #[test]
+    fn a_short_match_between_two_levels() {
+        let settings = MatchSettings {
+            variant: Variant::English,
+            a: Contender::Engine(Level::new(3).unwrap()),
+            b: Contender::Engine(Level::new(1).unwrap()),
+            clock: TimeControl::parse("2s+0.1s").unwrap(),
+            tablebase: None,
+            max_plies: 60,
+        };
+        let openings = two_ply_openings(Variant::English);
+        let games = run(&settings, &openings, 2, 2, &|_, _| {}).unwrap();
+        assert_eq!(games.len(), 2);
+        for g in &games {
+            assert!(g.pdn.result != crate::pdn::GameResult::Unfinished);
+            assert!(g.pdn.line.moves.len() >= 2);
+        }
+        // Colours alternate within a pair, from the same opening.
+        assert_eq!(games[0].pdn.tag("White"), Some("draughts engine:3"));
+        assert_eq!(games[1].pdn.tag("Black"), Some("draughts engine:3"));
+        assert_eq!(games[0].pdn.line.moves[..2], games[1].pdn.line.moves[..2]);
+    }
+}
