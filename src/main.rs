@@ -122,6 +122,48 @@ enum Command {
         #[arg(long, default_value_t = 400)]
         max_plies: usize,
     },
+    /// Play other programs over DXP (the DamExchange protocol, TCP port 27531).
+    Dxp {
+        /// Wait for a program to connect here (`host:port`, `:port`) and follow its requests.
+        #[arg(long, conflicts_with = "connect", required_unless_present = "connect")]
+        listen: Option<String>,
+        /// Connect to a program here (`host`, `host:port`) and ask it for games.
+        #[arg(long)]
+        connect: Option<String>,
+        /// The engine's level: 1-10 or max.
+        #[arg(long, default_value = "max")]
+        level: String,
+        /// Think this many seconds a move instead of budgeting the clock.
+        #[arg(long)]
+        move_time: Option<f64>,
+        /// international or frisian (both programs must agree; DXP does not say).
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// The name sent to the other program.
+        #[arg(long, default_value = concat!("draughts ", env!("CARGO_PKG_VERSION")))]
+        name: String,
+        /// Games to ask for (with --connect); the colours alternate.
+        #[arg(long, default_value_t = 1)]
+        games: usize,
+        /// Our colour in the first game (with --connect): white or black.
+        #[arg(long, default_value = "white")]
+        color: String,
+        /// Minutes each for the game (with --connect; 0: no clock).
+        #[arg(long, default_value_t = 5)]
+        time: u16,
+        /// Moves in that time (with --connect; 0: the whole game).
+        #[arg(long, default_value_t = 0)]
+        moves: u16,
+        /// Start from this position (with --connect).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Write the games to this PDN file (replaced after each session).
+        #[arg(long)]
+        pdn: Option<PathBuf>,
+        /// Tablebase directory [default: tablebases/<variant> when present].
+        #[arg(long)]
+        tablebases: Option<PathBuf>,
+    },
     /// Speak the Hub protocol on standard input and output (for Hub GUIs such as Scan's).
     Hub {
         /// Tablebase directory [default: tablebases/<variant> when present].
@@ -1462,6 +1504,87 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 settings.b,
                 arena::summarise(&played)
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Dxp {
+            listen,
+            connect,
+            level,
+            move_time,
+            variant,
+            name,
+            games,
+            color,
+            time,
+            moves,
+            fen,
+            pdn: out,
+            tablebases,
+        } => {
+            use draughts::dxp::{Start, session};
+            let variant: Variant = variant.parse()?;
+            if variant == Variant::English {
+                anyhow::bail!("DXP carries 50-square boards: international or frisian");
+            }
+            let level: draughts::engine::Level = level.parse().map_err(anyhow::Error::msg)?;
+            let move_time = match move_time {
+                Some(t) if !(t > 0.0 && t < 86_400.0) => {
+                    anyhow::bail!("--move-time {t}: expected seconds above 0")
+                }
+                t => t.map(std::time::Duration::from_secs_f64),
+            };
+            let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
+            let player = session::Player {
+                variant,
+                name,
+                level,
+                move_time,
+                tablebase: open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?,
+            };
+            let mut report = |line: &str| println!("{line}");
+            let played = if let Some(addr) = listen {
+                let listener = std::net::TcpListener::bind(session::address(&addr, true))
+                    .map_err(|e| anyhow::anyhow!("--listen {addr}: {e}"))?;
+                println!("listening on {}", listener.local_addr()?);
+                session::listen(&listener, &player, &mut report)?
+            } else {
+                let addr = session::address(connect.as_deref().unwrap_or_default(), false);
+                let color = match color.to_ascii_lowercase().as_str() {
+                    "white" | "w" => draughts::Color::White,
+                    "black" | "b" => draughts::Color::Black,
+                    other => anyhow::bail!("--color {other:?}: expected white or black"),
+                };
+                let start = match fen {
+                    Some(f) => Start::Position(draughts::notation::parse_fen(&f, variant)?),
+                    None => Start::Initial,
+                };
+                let request = session::Request {
+                    games,
+                    color,
+                    minutes: time,
+                    moves,
+                    start,
+                };
+                session::connect(&addr, &player, &request, &mut report)?
+            };
+            if let Some(path) = &out {
+                let text = pdn::write_games(played.iter().map(|p| &p.pdn));
+                draughts::config::write_atomic(path, text.as_bytes())
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            }
+            let scored: Vec<draughts::arena::Played> = played
+                .iter()
+                .map(|p| draughts::arena::Played {
+                    score_a: match p.pdn.result {
+                        pdn::GameResult::Win(c) if c == p.color => 1.0,
+                        pdn::GameResult::Win(_) => 0.0,
+                        _ => 0.5,
+                    },
+                    pdn: p.pdn.clone(),
+                    adjudicated: false,
+                })
+                .collect();
+            println!("{}: {}", player.name, draughts::arena::summarise(&scored));
             Ok(ExitCode::SUCCESS)
         }
         Command::Hub { tablebases } => {

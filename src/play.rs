@@ -404,21 +404,34 @@ impl LiveGame {
             }
             Some(Offer::Takeback(other)) if other != by => {
                 let plies = self.takeback_plies(other);
-                for _ in 0..plies {
-                    self.game.undo();
-                    let t = self.times.pop().unwrap_or_default();
-                    let side = self.position().side_to_move();
-                    if let (Some(clock), Some(before)) = (&mut self.clock, t.before) {
-                        clock.take_back(side, before, now);
-                    }
-                }
-                self.offer = None;
-                self.proposal = None;
-                self.adjudicate();
+                let keep = self.game.moves().len() - plies;
+                self.take_back_to(keep, now);
                 Notice::TookBack(plies)
             }
             _ => Notice::Refused("there is no offer from your opponent".into()),
         }
+    }
+
+    /// Takes the game back to its first `plies` moves, each mover's clock back to what it showed
+    /// before the moves taken back (a program's back request; an accepted takeback). Returns the
+    /// plies taken back; nothing happens to a finished game.
+    pub fn take_back_to(&mut self, plies: usize, now: Tick) -> usize {
+        if self.over().is_some() {
+            return 0;
+        }
+        let mut undone = 0;
+        while self.game.moves().len() > plies && self.game.undo().is_some() {
+            undone += 1;
+            let t = self.times.pop().unwrap_or_default();
+            let side = self.position().side_to_move();
+            if let (Some(clock), Some(before)) = (&mut self.clock, t.before) {
+                clock.take_back(side, before, now);
+            }
+        }
+        self.offer = None;
+        self.proposal = None;
+        self.adjudicate();
+        undone
     }
 
     /// `by` declines the opponent's standing offer.

@@ -1,0 +1,754 @@
+//! Games over a DXP connection: the initiator asks for games (`draughts dxp --connect`), the
+//! follower accepts them (`draughts dxp --listen`); both play with the engine under a clock and
+//! keep every game as PDN.
+//!
+//! The protocol leaves the result to the programs: whoever is to move when the game is over (by
+//! the rules, a flag fall, or an illegal move) sends the end message with its view, the other
+//! acknowledges it. Our record follows our rules; a game the other program ends early is
+//! recorded as it says (resignation, draw, or a claimed win), or unfinished when it gives no
+//! reason.
+
+use super::{Acceptance, Channel, DxpError, EndReason, Message, Start, find_move, move_message};
+use crate::board::{Color, Position};
+use crate::clock::TimeControl;
+use crate::engine::{self, Level, Searcher};
+use crate::game::{Game, Outcome, Reason};
+use crate::pdn::PdnGame;
+use crate::play::{LiveGame, Options};
+use crate::tablebase::Tablebase;
+use crate::variant::Variant;
+use std::net::TcpStream;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How long to wait for the other program beyond its clock (or for an acknowledgement).
+const GRACE: Duration = Duration::from_secs(30);
+
+/// How this program plays.
+pub struct Player {
+    /// The variant both programs play (DXP does not say; International unless agreed otherwise).
+    pub variant: Variant,
+    /// The name sent to the other program.
+    pub name: String,
+    /// The engine's level.
+    pub level: Level,
+    /// A fixed thinking time per move instead of the clock's budget.
+    pub move_time: Option<Duration>,
+    /// Tablebases for the engine.
+    pub tablebase: Option<Arc<Tablebase>>,
+}
+
+/// What the initiator asks for.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// Games to play; the colours alternate.
+    pub games: usize,
+    /// Our colour in the first game.
+    pub color: Color,
+    /// Minutes each for the whole game (0: no clock).
+    pub minutes: u16,
+    /// Moves in that time (0: the whole game).
+    pub moves: u16,
+    /// The starting position.
+    pub start: Start,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The record.
+    pub pdn: PdnGame,
+    /// Our colour.
+    pub color: Color,
+}
+
+/// The time control a game request sets: the minutes for the moves, then whatever is left.
+fn time_control(minutes: u16, moves: u16) -> Option<TimeControl> {
+    if minutes == 0 {
+        return None;
+    }
+    let text = if moves == 0 {
+        format!("{minutes}m")
+    } else {
+        format!("{minutes}m/{moves}")
+    };
+    TimeControl::parse(&text).ok()
+}
+
+struct Table<'a> {
+    channel: &'a mut Channel<TcpStream>,
+    player: &'a Player,
+    searcher: Searcher,
+    report: &'a mut dyn FnMut(&str),
+}
+
+impl<'a> Table<'a> {
+    fn new(
+        channel: &'a mut Channel<TcpStream>,
+        player: &'a Player,
+        report: &'a mut dyn FnMut(&str),
+    ) -> Table<'a> {
+        Table {
+            channel,
+            player,
+            searcher: Searcher::new(64, player.tablebase.clone()),
+            report,
+        }
+    }
+
+    /// The next message within `wait`, chat reported on the way; `None` when the time passed.
+    fn next(&mut self, wait: Duration) -> Result<Option<Message>, DxpError> {
+        let until = Instant::now() + wait;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            self.channel
+                .stream()
+                .set_read_timeout(Some(left.min(Duration::from_millis(200))))?;
+            let Some(text) = self.channel.receive()? else {
+                continue;
+            };
+            match Message::parse(&text, self.player.variant) {
+                Ok(Message::Chat(words)) => (self.report)(&format!("chat: {words}")),
+                Ok(m) => return Ok(Some(m)),
+                Err(e) => (self.report)(&format!("ignored: {e}")),
+            }
+        }
+    }
+
+    /// Plays one game from `start` with our `color`; `last` tells the other program that no game
+    /// follows. Returns the record and whether the other program wants to stop.
+    fn play(
+        &mut self,
+        start: Position,
+        color: Color,
+        clock: Option<TimeControl>,
+        names: (&str, &str),
+        last: bool,
+    ) -> Result<(LiveGame, bool), DxpError> {
+        let options = Options {
+            clock,
+            casual: false,
+            tablebase: self.player.tablebase.clone(),
+            // Both programs play by the rules to the end; neither may stop early on tables.
+            adjudicate: false,
+        };
+        let mut live = LiveGame::new(Game::from_position(start), options);
+        let (white, black) = if color == Color::White {
+            (names.0, names.1)
+        } else {
+            (names.1, names.0)
+        };
+        live.set_tag("Event", "DXP");
+        live.set_tag("White", white);
+        live.set_tag("Black", black);
+        self.searcher.clear();
+        let epoch = Instant::now();
+        live.start_clock(epoch.elapsed());
+        let mut moved_at = Instant::now();
+        // After an illegal move the turn is ours although the board still shows theirs.
+        let mut illegal = false;
+        while live.outcome().is_none() {
+            let side = live.position().side_to_move();
+            if side == color {
+                let history: Vec<u64> = live.game().positions().map(Position::zobrist).collect();
+                let budget = self.player.move_time.or_else(|| {
+                    live.clock()
+                        .map(|c| engine::budget(c, side, epoch.elapsed()))
+                });
+                let stop = AtomicBool::new(false);
+                let thinking = Instant::now();
+                let Some(mv) = engine::choose(
+                    &mut self.searcher,
+                    live.position(),
+                    &history,
+                    self.player.level,
+                    budget,
+                    &stop,
+                ) else {
+                    break;
+                };
+                let spent = thinking.elapsed();
+                let text = crate::notation::move_text(live.position(), &mv);
+                if live.play(&mv, epoch.elapsed()).is_err() {
+                    break;
+                }
+                self.channel.send(&move_message(&mv, spent.as_secs()))?;
+                (self.report)(&format!("{side} {text} ({:.1} s)", spent.as_secs_f64()));
+                moved_at = Instant::now();
+                continue;
+            }
+            let wait = live.clock().map_or(Duration::from_secs(3600), |c| {
+                c.remaining(side, epoch.elapsed())
+            }) + GRACE;
+            let message = self.next(Duration::from_millis(200))?;
+            live.tick(epoch.elapsed());
+            let Some(message) = message else {
+                if moved_at.elapsed() > wait {
+                    return Err(DxpError::Bad {
+                        message: String::new(),
+                        reason: "the other program did not move in its time".into(),
+                    });
+                }
+                continue;
+            };
+            match message {
+                Message::Move {
+                    from, to, captured, ..
+                } => match find_move(live.position(), from, to, &captured) {
+                    Ok(mv) => {
+                        let text = crate::notation::move_text(live.position(), &mv);
+                        if live.play(&mv, epoch.elapsed()).is_ok() {
+                            (self.report)(&format!("{side} {text}"));
+                        }
+                    }
+                    Err(why) => {
+                        live.end_by_adjudication(
+                            Outcome {
+                                winner: Some(color),
+                                reason: Reason::Adjudication,
+                            },
+                            &format!("{color} wins: the other program played {why}"),
+                            epoch.elapsed(),
+                        );
+                        (self.report)(&format!("illegal move from the other program: {why}"));
+                        illegal = true;
+                    }
+                },
+                Message::GameEnd { reason, stop } => {
+                    self.channel.send(&Message::GameEnd {
+                        reason: EndReason::Unknown,
+                        stop: last,
+                    })?;
+                    let now = epoch.elapsed();
+                    match reason {
+                        EndReason::Resign => {
+                            live.resign(side, now);
+                        }
+                        EndReason::Draw => {
+                            live.end_by_adjudication(
+                                Outcome {
+                                    winner: None,
+                                    reason: Reason::Adjudication,
+                                },
+                                "draw claimed by the other program",
+                                now,
+                            );
+                        }
+                        EndReason::Win => {
+                            live.end_by_adjudication(
+                                Outcome {
+                                    winner: Some(side),
+                                    reason: Reason::Adjudication,
+                                },
+                                &format!("{side} wins: claimed by the other program"),
+                                now,
+                            );
+                        }
+                        EndReason::Unknown => {
+                            live.set_tag("Termination", "ended by the other program");
+                        }
+                    }
+                    return Ok((live, stop));
+                }
+                Message::BackRequest { number, side: at } => {
+                    // Move `number` with `at` to move: plies from the start of the game.
+                    let first = live.game().start().side_to_move();
+                    let plies = (usize::from(number.max(1)) - 1) * 2 + usize::from(at != first);
+                    let ok = plies <= live.game().moves().len();
+                    if ok {
+                        live.take_back_to(plies, epoch.elapsed());
+                        (self.report)(&format!("back to move {number} ({at} to move)"));
+                    }
+                    self.channel.send(&Message::BackAccept { accepted: ok })?;
+                    moved_at = Instant::now();
+                }
+                other => (self.report)(&format!("ignored out of turn: {}", other.encode())),
+            }
+        }
+        self.finish(&mut live, color, last, illegal)
+    }
+
+    /// Plays the next game of the session against `peer` and keeps it; `Ok(true)` when the other
+    /// program wants to stop.
+    fn round(
+        &mut self,
+        played: &mut Vec<Played>,
+        start: &Start,
+        color: Color,
+        clock: Option<TimeControl>,
+        peer: &str,
+        last: bool,
+    ) -> Result<bool, DxpError> {
+        let round = played.len() + 1;
+        let name = self.player.name.clone();
+        (self.report)(&format!("game {round}: {name} ({color}) against {peer}"));
+        let start = match start {
+            Start::Initial => Position::start(self.player.variant),
+            Start::Position(p) => *p,
+        };
+        let (mut live, stop) = self.play(start, color, clock, (&name, peer), last)?;
+        let result = crate::pdn::result_text(live.pdn().result, live.game().variant());
+        let why = live
+            .ending()
+            .or(live.tag("Termination"))
+            .unwrap_or("unfinished")
+            .to_string();
+        (self.report)(&format!("game {round}: {result} ({why})"));
+        live.set_tag("Round", &round.to_string());
+        played.push(Played {
+            pdn: live.pdn(),
+            color,
+        });
+        Ok(stop)
+    }
+
+    /// The game is over on our board: the side to move says so, the other acknowledges.
+    fn finish(
+        &mut self,
+        live: &mut LiveGame,
+        color: Color,
+        last: bool,
+        our_turn: bool,
+    ) -> Result<(LiveGame, bool), DxpError> {
+        let ours = match live.outcome().and_then(|o| o.winner) {
+            Some(c) if c == color => EndReason::Win,
+            Some(_) => EndReason::Resign,
+            None => EndReason::Draw,
+        };
+        let claim = Message::GameEnd {
+            reason: ours,
+            stop: last,
+        };
+        if !our_turn && live.position().side_to_move() != color {
+            // The other program is to move: it should end the game itself.
+            match self.next(GRACE * 2)? {
+                Some(Message::GameEnd { stop, .. }) => {
+                    self.channel.send(&Message::GameEnd {
+                        reason: EndReason::Unknown,
+                        stop: last,
+                    })?;
+                    return Ok((live.clone(), stop));
+                }
+                Some(_) => self.channel.send(&claim)?,
+                None => return Ok((live.clone(), true)),
+            }
+        } else {
+            self.channel.send(&claim)?;
+        }
+        // Our end message waits for its acknowledgement; anything else is too late to matter.
+        let until = Instant::now() + GRACE;
+        while Instant::now() < until {
+            match self.next(until.saturating_duration_since(Instant::now()))? {
+                Some(Message::GameEnd { stop, .. }) => return Ok((live.clone(), stop)),
+                Some(_) => {}
+                None => break,
+            }
+        }
+        Ok((live.clone(), true))
+    }
+}
+
+/// Asks the other program for games as the initiator, and plays them.
+pub fn initiate(
+    channel: &mut Channel<TcpStream>,
+    player: &Player,
+    request: &Request,
+    report: &mut dyn FnMut(&str),
+) -> Result<Vec<Played>, DxpError> {
+    let mut table = Table::new(channel, player, report);
+    let mut played = Vec::new();
+    for round in 1..=request.games {
+        let color = if round % 2 == 1 {
+            request.color
+        } else {
+            request.color.opposite()
+        };
+        table.channel.send(&Message::GameRequest {
+            version: 1,
+            name: player.name.clone(),
+            follower: color.opposite(),
+            minutes: request.minutes,
+            moves: request.moves,
+            start: request.start.clone(),
+        })?;
+        let answer = loop {
+            match table.next(GRACE * 2)? {
+                Some(Message::GameAccept { name, code }) => break (name, code),
+                Some(other) => (table.report)(&format!("ignored: {}", other.encode())),
+                None => {
+                    return Err(DxpError::Bad {
+                        message: String::new(),
+                        reason: "no answer to the game request".into(),
+                    });
+                }
+            }
+        };
+        let (peer, code) = answer;
+        if code != Acceptance::Accepted {
+            (table.report)(&format!("{peer} declined the game ({code:?})"));
+            break;
+        }
+        let clock = time_control(request.minutes, request.moves);
+        let last = round == request.games;
+        if table.round(&mut played, &request.start, color, clock, &peer, last)? {
+            break;
+        }
+    }
+    Ok(played)
+}
+
+/// Answers the other program's game requests as the follower and plays the games, until it
+/// stops or closes the connection.
+pub fn follow(
+    channel: &mut Channel<TcpStream>,
+    player: &Player,
+    report: &mut dyn FnMut(&str),
+) -> Result<Vec<Played>, DxpError> {
+    let mut table = Table::new(channel, player, report);
+    let mut played = Vec::new();
+    loop {
+        let message = match table.next(Duration::from_secs(24 * 3600)) {
+            Ok(Some(m)) => m,
+            Ok(None) | Err(DxpError::Closed) => break,
+            Err(e) => return Err(e),
+        };
+        let (name, color, minutes, moves, start) = match message {
+            Message::GameRequest {
+                version,
+                name,
+                follower,
+                minutes,
+                moves,
+                start,
+            } => {
+                if version != 1 {
+                    table.channel.send(&Message::GameAccept {
+                        name: player.name.clone(),
+                        code: Acceptance::WrongVersion,
+                    })?;
+                    continue;
+                }
+                (name, follower, minutes, moves, start)
+            }
+            Message::GameEnd { stop: true, .. } => break,
+            other => {
+                (table.report)(&format!("ignored: {}", other.encode()));
+                continue;
+            }
+        };
+        let playable = match &start {
+            Start::Initial => true,
+            Start::Position(p) => !p.legal_moves().is_empty(),
+        };
+        table.channel.send(&Message::GameAccept {
+            name: player.name.clone(),
+            code: if playable {
+                Acceptance::Accepted
+            } else {
+                Acceptance::NotThisGame
+            },
+        })?;
+        if !playable {
+            continue;
+        }
+        if table.round(
+            &mut played,
+            &start,
+            color,
+            time_control(minutes, moves),
+            &name,
+            false,
+        )? {
+            break;
+        }
+    }
+    Ok(played)
+}
+
+/// `host`, `host:port` or `:port` as a socket address text, with DXP's port by default.
+pub fn address(text: &str, listening: bool) -> String {
+    let text = text.trim();
+    if let Some(port) = text.strip_prefix(':') {
+        let host = if listening { "0.0.0.0" } else { "127.0.0.1" };
+        return format!("{host}:{port}");
+    }
+    if text
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+    {
+        text.to_string()
+    } else {
+        format!("{text}:{}", super::DEFAULT_PORT)
+    }
+}
+
+/// Waits for one program to connect to `listener` and follows its game requests.
+pub fn listen(
+    listener: &std::net::TcpListener,
+    player: &Player,
+    report: &mut dyn FnMut(&str),
+) -> Result<Vec<Played>, DxpError> {
+    let (stream, peer) = listener.accept()?;
+    stream.set_nodelay(true)?;
+    report(&format!("connected: {peer}"));
+    follow(&mut Channel::new(stream), player, report)
+}
+
+/// Connects to a program at `addr` and asks it for games.
+pub fn connect(
+    addr: &str,
+    player: &Player,
+    request: &Request,
+    report: &mut dyn FnMut(&str),
+) -> Result<Vec<Played>, DxpError> {
+    let stream = TcpStream::connect(addr)?;
+    stream.set_nodelay(true)?;
+    report(&format!("connected: {addr}"));
+    initiate(&mut Channel::new(stream), player, request, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdn::GameResult;
+    use std::net::TcpListener;
+
+    const V: Variant = Variant::International;
+
+    fn player() -> Player {
+        Player {
+            variant: V,
+            name: "draughts test".into(),
+            level: Level::new(2).expect("2 is a level"),
+            move_time: None,
+            tablebase: None,
+        }
+    }
+
+    /// The other program's side of a scripted session: raw messages out, messages in.
+    struct Peer {
+        channel: Channel<TcpStream>,
+        position: Position,
+    }
+
+    impl Peer {
+        fn send(&mut self, raw: &str) {
+            let mut bytes = raw.as_bytes().to_vec();
+            bytes.push(0);
+            std::io::Write::write_all(&mut self.channel.stream, &bytes).unwrap();
+            if let Ok(Message::Move {
+                from, to, captured, ..
+            }) = Message::parse(raw, V)
+                && let Ok(mv) = find_move(&self.position, from, to, &captured)
+            {
+                self.position = self.position.play(&mv);
+            }
+        }
+
+        fn receive(&mut self) -> Message {
+            self.channel
+                .stream()
+                .set_read_timeout(Some(Duration::from_secs(30)))
+                .unwrap();
+            let text = self.channel.receive().unwrap().expect("a message in time");
+            let m = Message::parse(&text, V).unwrap();
+            if let Message::Move {
+                from, to, captured, ..
+            } = &m
+            {
+                let mv = find_move(&self.position, *from, *to, captured)
+                    .unwrap_or_else(|e| panic!("our engine sent an illegal move: {e}"));
+                self.position = self.position.play(&mv);
+            }
+            m
+        }
+    }
+
+    fn pair() -> (TcpListener, String) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        (listener, addr)
+    }
+
+    #[test]
+    fn a_scripted_initiator_is_followed() {
+        let (listener, addr) = pair();
+        let ours = std::thread::spawn(move || {
+            let mut lines = Vec::new();
+            let games = listen(&listener, &player(), &mut |l| lines.push(l.to_string()));
+            (games, lines)
+        });
+        let mut peer = Peer {
+            channel: Channel::new(TcpStream::connect(&addr).unwrap()),
+            position: Position::start(V),
+        };
+        peer.send(&format!("R01{:<32}Z005000A", "Script"));
+        match peer.receive() {
+            Message::GameAccept { name, code } => {
+                assert_eq!(
+                    (name.as_str(), code),
+                    ("draughts test", Acceptance::Accepted)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        peer.send("Chello");
+        peer.send("M0001322800");
+        assert!(matches!(peer.receive(), Message::Move { .. }));
+        peer.send("Xjunk");
+        // Back to the first move, White to move: the position is the start again.
+        peer.send("B001W");
+        assert_eq!(peer.receive(), Message::BackAccept { accepted: true });
+        peer.position = Position::start(V);
+        peer.send("M0001332900");
+        assert!(matches!(peer.receive(), Message::Move { .. }));
+        // A back request beyond the game is refused.
+        peer.send("B040W");
+        assert_eq!(peer.receive(), Message::BackAccept { accepted: false });
+        // The script gives up; the engine acknowledges and stays for more games.
+        peer.send("E10");
+        assert_eq!(
+            peer.receive(),
+            Message::GameEnd {
+                reason: EndReason::Unknown,
+                stop: false
+            }
+        );
+        peer.send("E01");
+        let (games, lines) = ours.join().unwrap();
+        let games = games.unwrap();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.color, Color::Black);
+        assert_eq!(g.pdn.result, GameResult::Win(Color::Black));
+        assert_eq!(
+            g.pdn.line.moves.len(),
+            2,
+            "the back request took the first moves back"
+        );
+        assert_eq!(
+            g.pdn.line.moves[0].mv,
+            find_move(&Position::start(V), 33, 29, &[]).unwrap()
+        );
+        assert!(lines.iter().any(|l| l == "chat: hello"), "{lines:?}");
+        assert!(
+            lines.iter().any(|l| l.contains("unknown message type")),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn the_initiator_plays_its_games_and_ends_on_an_illegal_move() {
+        let (listener, addr) = pair();
+        let request = Request {
+            games: 2,
+            color: Color::White,
+            minutes: 2,
+            moves: 0,
+            start: Start::Initial,
+        };
+        let ours =
+            std::thread::spawn(move || connect(&addr, &player(), &request, &mut |_| {}).unwrap());
+        let (stream, _) = listener.accept().unwrap();
+        let mut peer = Peer {
+            channel: Channel::new(stream),
+            position: Position::start(V),
+        };
+        // Game 1: the engine is White and moves first.
+        match peer.receive() {
+            Message::GameRequest {
+                version,
+                follower,
+                minutes,
+                start,
+                ..
+            } => {
+                assert_eq!((version, follower, minutes), (1, Color::Black, 2));
+                assert_eq!(start, Start::Initial);
+            }
+            other => panic!("{other:?}"),
+        }
+        peer.send(&format!("A{:<32}0", "Script"));
+        assert!(matches!(peer.receive(), Message::Move { .. }));
+        // 40-35 is no Black move: the engine ends the game, claiming it, and more games follow.
+        peer.send("M0000403500");
+        assert_eq!(
+            peer.receive(),
+            Message::GameEnd {
+                reason: EndReason::Win,
+                stop: false
+            }
+        );
+        peer.send("E00");
+        // Game 2: colours reversed; the script is White, claims a draw at once.
+        match peer.receive() {
+            Message::GameRequest { follower, .. } => assert_eq!(follower, Color::White),
+            other => panic!("{other:?}"),
+        }
+        peer.send(&format!("A{:<32}0", "Script"));
+        peer.send("E20");
+        assert_eq!(
+            peer.receive(),
+            Message::GameEnd {
+                reason: EndReason::Unknown,
+                stop: true
+            }
+        );
+        let games = ours.join().unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].pdn.result, GameResult::Win(Color::White));
+        assert!(
+            games[0]
+                .pdn
+                .tag("Termination")
+                .is_some_and(|t| t.contains("40-35")),
+            "{:?}",
+            games[0].pdn.tags
+        );
+        assert_eq!(games[1].color, Color::Black);
+        assert_eq!(games[1].pdn.result, GameResult::Draw);
+        assert_eq!(games[1].pdn.tag("Black"), Some("draughts test"));
+    }
+
+    #[test]
+    fn a_declined_request_ends_the_session() {
+        let (listener, addr) = pair();
+        let request = Request {
+            games: 3,
+            color: Color::White,
+            minutes: 999,
+            moves: 0,
+            start: Start::Initial,
+        };
+        let ours = std::thread::spawn(move || {
+            let mut lines = Vec::new();
+            let games = connect(&addr, &player(), &request, &mut |l| {
+                lines.push(l.to_string())
+            });
+            (games.unwrap(), lines)
+        });
+        let (stream, _) = listener.accept().unwrap();
+        let mut peer = Peer {
+            channel: Channel::new(stream),
+            position: Position::start(V),
+        };
+        assert!(matches!(peer.receive(), Message::GameRequest { .. }));
+        peer.send(&format!("A{:<32}2", "Script"));
+        let (games, lines) = ours.join().unwrap();
+        assert!(games.is_empty());
+        assert!(lines.iter().any(|l| l.contains("declined")), "{lines:?}");
+    }
+
+    #[test]
+    fn addresses_get_the_dxp_port() {
+        assert_eq!(address("localhost", false), "localhost:27531");
+        assert_eq!(address(":4000", true), "0.0.0.0:4000");
+        assert_eq!(address("10.0.0.2:4000", false), "10.0.0.2:4000");
+        assert_eq!(time_control(5, 75).unwrap().stages()[0].moves, Some(75));
+        assert!(time_control(0, 0).is_none());
+    }
+}
