@@ -1004,21 +1004,6 @@ fn rating_command(store: &Store, command: RatingCommand) -> Result<()> {
     Ok(())
 }
 
-fn score_text(score: i32) -> String {
-    use draughts::engine::search::{MATE, TB_WIN, is_decisive};
-    if !is_decisive(score) {
-        return format!("{:+.2}", f64::from(score) / 100.0);
-    }
-    let (base, what) = if score.abs() > TB_WIN + 1000 {
-        (MATE, "end")
-    } else {
-        (TB_WIN, "tb")
-    };
-    let plies = base - score.abs();
-    let who = if score > 0 { "win" } else { "loss" };
-    format!("{who}-{what}-in-{plies}")
-}
-
 fn engine_command(command: EngineCommand) -> Result<ExitCode> {
     use draughts::engine::{BENCH_POSITIONS, Limits, Searcher};
     match command {
@@ -1064,7 +1049,7 @@ fn engine_command(command: EngineCommand) -> Result<ExitCode> {
                 println!(
                     "depth={} score={} nodes={} time={secs:.3} nps={:.0} pv={}",
                     info.depth,
-                    score_text(info.score),
+                    draughts::engine::score_words(info.score),
                     info.nodes,
                     info.nodes as f64 / secs.max(1e-9),
                     pv.join(" ")
@@ -1096,7 +1081,7 @@ fn engine_command(command: EngineCommand) -> Result<ExitCode> {
                     o.nodes,
                     o.nodes as f64 / secs.max(1e-9),
                     o.best.map_or("-".into(), |m| move_text(&pos, &m)),
-                    score_text(o.score)
+                    draughts::engine::score_words(o.score)
                 );
             }
             let secs = started.elapsed().as_secs_f64();

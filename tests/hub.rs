@@ -118,3 +118,40 @@ fn an_external_hub_engine_plays_a_side_in_the_tui() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[test]
+fn an_external_hub_engine_analyses_and_follows_new_positions() {
+    use draughts::engine::analysis::{Analysis, Analyst};
+    use draughts::notation::move_text;
+    let command = format!("{} hub", env!("CARGO_BIN_EXE_draughts"));
+    let mut analysis = Analysis::start(Analyst::Hub(command), None);
+    let start = Position::start(Variant::International);
+    let wait_for = |a: &mut Analysis, at: Position| {
+        let until = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            a.poll();
+            assert!(a.error.is_none(), "{:?}", a.error);
+            if let Some(r) = &a.latest
+                && r.depth >= 4
+                && at
+                    .legal_moves()
+                    .iter()
+                    .any(|m| move_text(&at, m) == r.pv[0])
+            {
+                return r.clone();
+            }
+            assert!(std::time::Instant::now() < until, "{:?}", a.latest);
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    };
+    let first = start.legal_moves().as_slice()[0];
+    analysis.set(&start, &[first]);
+    let r = wait_for(&mut analysis, start.play(&first));
+    assert!(
+        r.score.starts_with('+') || r.score.starts_with('-'),
+        "{r:?}"
+    );
+    // A new position stops the old search; the lines that follow are about the new one.
+    analysis.set(&start, &[]);
+    wait_for(&mut analysis, start);
+}

@@ -1,6 +1,7 @@
 //! The engine: evaluation, search, levels, time management, and a background thread to think in
 //! so the screen and the clocks never wait for it.
 
+pub mod analysis;
 pub mod eval;
 pub mod search;
 
@@ -90,6 +91,23 @@ impl std::fmt::Display for Level {
             write!(f, "{}", self.0)
         }
     }
+}
+
+/// A score for people: men for the side to move (`+0.35`), or a forced end of the game
+/// (`win-end-in-7`) or a tablebase result (`loss-tb-in-12`) in plies.
+pub fn score_words(score: i32) -> String {
+    use search::{MATE, TB_WIN, is_decisive};
+    if !is_decisive(score) {
+        return format!("{:+.2}", f64::from(score) / 100.0);
+    }
+    let (base, what) = if score.abs() > TB_WIN + 1000 {
+        (MATE, "end")
+    } else {
+        (TB_WIN, "tb")
+    };
+    let plies = base - score.abs();
+    let who = if score > 0 { "win" } else { "loss" };
+    format!("{who}-{what}-in-{plies}")
 }
 
 /// Whether the side to move stands clearly worse by a short search (the engine then accepts a

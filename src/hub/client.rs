@@ -113,15 +113,19 @@ impl HubEngine {
     }
 
     fn receive(&mut self, wait: Duration) -> Result<Line, HubError> {
+        self.next_line(wait)?
+            .ok_or_else(|| HubError("the engine did not answer in time".into()))
+    }
+
+    /// The engine's next line within `wait` (`None` when none came).
+    pub fn next_line(&mut self, wait: Duration) -> Result<Option<Line>, HubError> {
         let until = Instant::now() + wait;
         loop {
             let left = until.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(text) if text.trim().is_empty() => continue,
-                Ok(text) => return Line::parse(&text),
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(HubError("the engine did not answer in time".into()));
-                }
+                Ok(text) => return Line::parse(&text).map(Some),
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(HubError("the engine exited".into()));
                 }
@@ -138,6 +142,29 @@ impl HubEngine {
         level: &str,
         patience: Duration,
     ) -> Result<Move, HubError> {
+        let pos = self.go(start, moves, level, "think")?;
+        loop {
+            let reply = self.receive(patience)?;
+            if reply.command == "done" {
+                let text = reply
+                    .args
+                    .get("move")
+                    .ok_or_else(|| HubError("the engine gave no move".into()))?;
+                return parse_move(&pos, text)
+                    .map_err(|e| HubError(format!("the engine's move: {e}")));
+            }
+        }
+    }
+
+    /// Starts a search (`go think`, `go analyze`) of the game from `start` with `moves` played,
+    /// under a `level` line; returns the position searched.
+    pub fn go(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        level: &str,
+        mode: &str,
+    ) -> Result<Position, HubError> {
         let variant = start.variant();
         let name = variant_name(variant)
             .ok_or_else(|| HubError(format!("Hub engines do not play {}", variant.name())))?;
@@ -157,18 +184,15 @@ impl HubEngine {
         }
         self.send(&line)?;
         self.send(level)?;
-        self.send("go think")?;
-        loop {
-            let reply = self.receive(patience)?;
-            if reply.command == "done" {
-                let text = reply
-                    .args
-                    .get("move")
-                    .ok_or_else(|| HubError("the engine gave no move".into()))?;
-                return parse_move(&pos, text)
-                    .map_err(|e| HubError(format!("the engine's move: {e}")));
-            }
-        }
+        self.send(&format!("go {mode}"))?;
+        Ok(pos)
+    }
+
+    /// Stops the running search and waits for its `done`.
+    pub fn stop_search(&mut self) -> Result<(), HubError> {
+        self.send("stop")?;
+        while self.receive(ANSWER)?.command != "done" {}
+        Ok(())
     }
 
     /// Tells the engine to stop and quit.

@@ -4,13 +4,14 @@
 use crate::board::{Color, Position, Square};
 use crate::clock::{Tick, TimeControl};
 use crate::config::{Config, ThemeName, write_atomic};
+use crate::engine::analysis::{Analysis, Analyst};
 use crate::engine::{self, Level, Thinking};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::{matching_moves, move_text, parse_fen, split_move_text};
 use crate::pdn::{PdnGame, read_bytes, write_game};
 use crate::play::{LiveGame, Notice, Offer, Options};
-use crate::tablebase::Tablebase;
+use crate::tablebase::{Dtw, Tablebase};
 use crate::variant::Variant;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
@@ -263,6 +264,8 @@ pub struct PlayScreen {
     pub remote_failed: bool,
     /// Whether its result went to the club database.
     pub recorded: bool,
+    /// The analysis of the shown position, while it is on.
+    pub analysis: Option<Analysis>,
 }
 
 /// Which screen is shown.
@@ -394,6 +397,7 @@ impl App {
             remote: [None, None],
             asking: None,
             remote_failed: false,
+            analysis: None,
         };
         if screen.live.tag("White").is_none() {
             let name = |p: &PlayerKind, _side: &str| match p {
@@ -844,6 +848,13 @@ impl App {
                 p.choosing = None;
             }
             KeyCode::Char('f') => p.flipped = !p.flipped,
+            KeyCode::Char('a') => {
+                let analyst = match &p.analysis {
+                    Some(_) => None,
+                    None => Some(Analyst::BuiltIn),
+                };
+                p.message = p.analyse(analyst);
+            }
             KeyCode::Char('n') => {
                 self.config.numbers = !self.config.numbers;
                 self.save_config();
@@ -950,6 +961,16 @@ impl App {
             "prev" | "back" => p.step_message(Step::Prev),
             "next" | "forward" => p.step_message(Step::Next),
             "last" => p.step_message(Step::Last),
+            "analyse" | "analyze" => match arg {
+                "" => p.analyse(Some(Analyst::BuiltIn)),
+                "off" => p.analyse(None),
+                other => match other.strip_prefix("hub:") {
+                    Some(cmd) if !cmd.trim().is_empty() => {
+                        p.analyse(Some(Analyst::Hub(crate::hub::client::command_line(cmd))))
+                    }
+                    _ => "Usage: :analyse [hub:<engine command>|off]".into(),
+                },
+            },
             "continue" => p.continue_here(now),
             "" => String::new(),
             other => format!("Unknown command :{other} (press ? for the list)"),
@@ -974,6 +995,60 @@ pub enum Step {
 }
 
 impl PlayScreen {
+    /// Whether analysis may be shown: in casual games, and in any game once it is over.
+    pub fn analysis_allowed(&self) -> bool {
+        self.live.options().casual || self.live.outcome().is_some()
+    }
+
+    /// Turns analysis on with `analyst`, or off; the message for the players.
+    pub fn analyse(&mut self, analyst: Option<Analyst>) -> String {
+        match analyst {
+            None => {
+                self.analysis = None;
+                "Analysis off".into()
+            }
+            Some(_) if !self.analysis_allowed() => {
+                "Analysis is off in tournament games until the game is over".into()
+            }
+            Some(a) => {
+                let tablebase = self.live.options().tablebase.clone();
+                self.analysis = Some(Analysis::start(a, tablebase));
+                self.follow_analysis();
+                "Analysis on (a or :analyse off to stop)".into()
+            }
+        }
+    }
+
+    /// Points the analysis at the shown position and takes in its reports.
+    fn follow_analysis(&mut self) {
+        if !self.analysis_allowed() {
+            self.analysis = None;
+        }
+        let Some(a) = &mut self.analysis else {
+            return;
+        };
+        let game = self.live.game();
+        let ply = self.view.unwrap_or(game.moves().len());
+        a.set(game.start(), &game.moves()[..ply.min(game.moves().len())]);
+        a.poll();
+    }
+
+    /// What the tablebases say of the shown position, when they hold it and analysis is on.
+    pub fn tablebase_verdict(&self) -> Option<String> {
+        self.analysis.as_ref()?;
+        let tb = self.live.options().tablebase.as_ref()?;
+        let pos = self.shown();
+        if pos.variant() != tb.variant() || pos.pieces().count() as u32 > tb.max_pieces() {
+            return None;
+        }
+        let side = pos.side_to_move();
+        Some(match tb.dtw(&pos).ok()? {
+            Dtw::Win(p) => format!("Tablebase: {side} wins in {p} plies"),
+            Dtw::Loss(p) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
+            Dtw::Draw => "Tablebase: draw".into(),
+        })
+    }
+
     /// The side whose requests the keyboard makes: the one human, or the side to move.
     pub fn actor(&self) -> Color {
         match self.players {
@@ -1376,6 +1451,7 @@ impl PlayScreen {
     }
 
     fn tick(&mut self, now: Tick, games_dir: &Path) {
+        self.follow_analysis();
         if let Some(n) = self.live.tick(now) {
             let m = self.after_notice(n);
             self.message = m;

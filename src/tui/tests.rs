@@ -716,3 +716,76 @@ fn club_screens_pair_record_and_play_a_pairing() {
         "{pdn}"
     );
 }
+
+#[test]
+fn analysis_follows_the_shown_position() {
+    let v = Variant::International;
+    let mut app = game_app(GameSetup::new(v));
+    type_line(&mut app, "32-28", secs(0.5));
+    press(&mut app, KeyCode::Char('a'), secs(1.0));
+    assert!(message(&app).contains("Analysis on"), "{}", message(&app));
+    let started = std::time::Instant::now();
+    let deep = |app: &mut App, at: crate::board::Position| loop {
+        app.tick(secs(1.0));
+        let p = screen(app);
+        if let Some(r) = p.analysis.as_ref().and_then(|a| a.latest.clone())
+            && r.depth >= 5
+            && at
+                .legal_moves()
+                .iter()
+                .any(|m| crate::notation::move_text(&at, m) == r.pv[0])
+        {
+            return r;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no analysis");
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let after = *screen(&app).live.position();
+    let r = deep(&mut app, after);
+    let text = render(&mut app, 120, 32, secs(1.0));
+    assert!(text.contains("Analysis (engine):"), "{text}");
+    assert!(text.contains(" · depth "), "{text}");
+    assert!(text.contains(&r.pv[0]), "{text}");
+    // Stepping back to the start: the analysis follows, and White's moves come first.
+    press(&mut app, KeyCode::Char('['), secs(1.0));
+    deep(&mut app, crate::board::Position::start(v));
+    press(&mut app, KeyCode::Char('a'), secs(1.0));
+    assert!(screen(&app).analysis.is_none());
+    assert!(!render(&mut app, 120, 32, secs(1.0)).contains("Analysis ("));
+
+    // Not during a tournament game.
+    let mut app = game_app(GameSetup {
+        tournament: true,
+        ..GameSetup::new(v)
+    });
+    press(&mut app, KeyCode::Char('a'), secs(1.0));
+    assert!(screen(&app).analysis.is_none());
+    assert!(message(&app).contains("tournament"), "{}", message(&app));
+    type_line(&mut app, ":analyse hub:", secs(1.0));
+    assert!(message(&app).contains("Usage"), "{}", message(&app));
+}
+
+#[test]
+fn analysis_shows_what_the_tablebases_say() {
+    let v = Variant::International;
+    let dir = crate::tablebase::tests::tables(v).dir();
+    let tb = super::app::open_tablebase(dir, v)
+        .expect("tables open")
+        .expect("tables present");
+    let pos = parse_fen("W:WK1,K2,K3:BK50", v).expect("test FEN");
+    let dtw = tb.dtw(&pos).expect("in the tables");
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        tablebase: Some(tb),
+        ..GameSetup::new(v)
+    });
+    press(&mut app, KeyCode::Char('a'), secs(0.5));
+    app.tick(secs(0.6));
+    let text = render(&mut app, 120, 32, secs(0.6));
+    let expected = match dtw {
+        crate::tablebase::Dtw::Win(p) => format!("Tablebase: White wins in {p} plies"),
+        crate::tablebase::Dtw::Loss(p) => format!("Tablebase: Black wins in {p} plies"),
+        crate::tablebase::Dtw::Draw => "Tablebase: draw".into(),
+    };
+    assert!(text.contains(&expected), "{expected}\n{text}");
+}

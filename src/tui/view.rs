@@ -7,6 +7,7 @@ use super::board::{BoardView, Cell, Glyphs, Palette};
 use crate::board::Color as Side;
 use crate::clock::{Tick, display};
 use crate::config::Config;
+use crate::engine::analysis::Analyst;
 use crate::notation::move_text;
 use crate::play::Offer;
 use ratatui::Frame;
@@ -374,6 +375,42 @@ fn side_panel(frame: &mut Frame, area: Rect, p: &PlayScreen, glyphs: Glyphs, now
     if let Some(r) = &p.recorded_result {
         lines.push(Line::from(format!("Recorded result: {r}")));
     }
+    if let Some(a) = &p.analysis {
+        let width = (area.width as usize).saturating_sub(4);
+        let who = match &a.analyst {
+            Analyst::BuiltIn => "engine".to_string(),
+            Analyst::Hub(cmd) => cmd.split_whitespace().next().unwrap_or("hub").to_string(),
+        };
+        let head = match (&a.latest, &a.error) {
+            (_, Some(e)) => format!("Analysis ({who}) failed: {e}"),
+            (Some(r), None) => format!(
+                "Analysis ({who}): {} · depth {} · {}k nps",
+                r.score,
+                r.depth,
+                r.nps / 1000
+            ),
+            (None, None) => format!("Analysis ({who}): thinking…"),
+        };
+        lines.push(Line::from(Span::styled(
+            head,
+            Style::default().add_modifier(Modifier::BOLD),
+        )));
+        if let Some(r) = &a.latest {
+            let mut pv = String::from("  ");
+            for m in &r.pv {
+                if pv.len() + m.len() + 1 > width {
+                    pv.push('…');
+                    break;
+                }
+                pv.push_str(m);
+                pv.push(' ');
+            }
+            lines.push(Line::from(pv.trim_end().to_string()));
+        }
+        if let Some(v) = p.tablebase_verdict() {
+            lines.push(Line::from(v));
+        }
+    }
     lines.push(Line::from(""));
     let header = lines.len();
     let moves = move_lines(p);
@@ -448,6 +485,10 @@ pub const HELP: &[(&str, &str)] = &[
     ("f / :flip", "turn the board"),
     ("n / :numbers", "square numbers on/off"),
     ("[ ] { }", "step back/on, first/last"),
+    (
+        "a / :analyse [hub:cmd]",
+        "analysis of the shown position on/off",
+    ),
     ("PgUp PgDn", "scroll the move list"),
     (
         ":draw :accept :decline",
