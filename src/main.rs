@@ -1035,24 +1035,15 @@ fn engine_command(command: EngineCommand) -> Result<ExitCode> {
                 nodes: None,
             };
             let outcome = searcher.search(&pos, &[], limits, &mut |info| {
-                let mut line_pos = pos;
-                let pv: Vec<String> = info
-                    .pv
-                    .iter()
-                    .map(|m| {
-                        let t = move_text(&line_pos, m);
-                        line_pos = line_pos.play(m);
-                        t
-                    })
-                    .collect();
-                let secs = info.time.as_secs_f64();
+                let r = draughts::engine::analysis::builtin_report(info, &pos);
                 println!(
-                    "depth={} score={} nodes={} time={secs:.3} nps={:.0} pv={}",
-                    info.depth,
-                    draughts::engine::score_words(info.score),
-                    info.nodes,
-                    info.nodes as f64 / secs.max(1e-9),
-                    pv.join(" ")
+                    "depth={} score={} nodes={} time={:.3} nps={} pv={}",
+                    r.depth,
+                    r.score,
+                    r.nodes,
+                    info.time.as_secs_f64(),
+                    r.nps,
+                    r.pv.join(" ")
                 );
             });
             match outcome.best {

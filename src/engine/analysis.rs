@@ -61,7 +61,8 @@ pub struct Analysis {
     pub analyst: Analyst,
 }
 
-fn builtin_report(info: &Info, root: &Position) -> Report {
+/// A search's progress report as a line of analysis of `root`.
+pub fn builtin_report(info: &Info, root: &Position) -> Report {
     let mut pos = *root;
     let pv = info
         .pv
