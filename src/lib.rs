@@ -28,5 +28,6 @@ pub mod hub;
 pub mod notation;
 pub mod pdn;
 pub mod play;
+pub mod ssh;
 pub mod tablebase;
 pub mod tui;

@@ -164,6 +164,24 @@ enum Command {
         #[arg(long)]
         tablebases: Option<PathBuf>,
     },
+    /// Run the club's SSH server: members `ssh -p 2222 host` into the club TUI.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, default_value = "0.0.0.0:2222")]
+        listen: String,
+        /// The club database [default: $DRAUGHTS_DB or ~/.local/share/draughts/club.sqlite].
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The server's host key (made on first start, mode 600) [default: next to the database].
+        #[arg(long)]
+        host_key: Option<PathBuf>,
+        /// Tablebase directory for the games played.
+        #[arg(long)]
+        tablebases: Option<PathBuf>,
+        /// Minutes a connection may stay idle before it is closed.
+        #[arg(long, default_value_t = 60)]
+        idle_minutes: u64,
+    },
     /// Speak the Hub protocol on standard input and output (for Hub GUIs such as Scan's).
     Hub {
         /// Tablebase directory [default: tablebases/<variant> when present].
@@ -1561,6 +1579,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })
                 .collect();
             println!("{}: {}", player.name, draughts::arena::summarise(&scored));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve {
+            listen,
+            db,
+            host_key,
+            tablebases,
+            idle_minutes,
+        } => {
+            let db = db.unwrap_or_else(draughts::club::store::default_path);
+            let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
+            draughts::ssh::serve(draughts::ssh::Options {
+                listen,
+                db,
+                host_key,
+                tablebases,
+                idle: std::time::Duration::from_secs(idle_minutes.max(1) * 60),
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Hub { tablebases } => {

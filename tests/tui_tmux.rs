@@ -3,98 +3,9 @@
 
 use draughts::Variant;
 use draughts::pdn::{GameResult, read_games};
-use std::path::Path;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
-/// A tmux server of its own (its own socket), killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn start(command: &str, width: u16, height: u16) -> Tmux {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let socket = format!("draughts-test-{}-{n}", std::process::id());
-        let t = Tmux { socket };
-        let status = t
-            .cmd()
-            .args(["new-session", "-d", "-s", "game", "-x"])
-            .arg(width.to_string())
-            .arg("-y")
-            .arg(height.to_string())
-            .arg(command)
-            .status()
-            .expect("tmux is installed (apt-get install tmux); .ci/run installs it");
-        assert!(status.success(), "tmux new-session failed");
-        t
-    }
-
-    /// Runs `draughts <args>` with a settings file, and keeps the pane open after it exits.
-    fn draughts(config: &Path, args: &str, width: u16, height: u16) -> Tmux {
-        let command = format!(
-            "env DRAUGHTS_CONFIG={} {} {args}; echo EXITED; sleep 60",
-            config.display(),
-            env!("CARGO_BIN_EXE_draughts"),
-        );
-        Tmux::start(&command, width, height)
-    }
-
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("tmux");
-        c.args(["-L", &self.socket]);
-        c
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let status = self
-            .cmd()
-            .args(["send-keys", "-t", "game"])
-            .args(keys)
-            .status()
-            .expect("tmux send-keys");
-        assert!(status.success());
-    }
-
-    /// Types a line and presses Enter.
-    fn line(&self, text: &str) {
-        self.keys(&["-l", text]);
-        self.keys(&["Enter"]);
-    }
-
-    fn screen(&self) -> String {
-        let out = self
-            .cmd()
-            .args(["capture-pane", "-p", "-t", "game"])
-            .output()
-            .expect("tmux capture-pane");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Waits until the screen shows `text` (the program is slow to start on a busy machine).
-    fn wait_for(&self, text: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let screen = self.screen();
-            if screen.contains(text) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "the screen never showed {text:?}:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").status();
-    }
-}
+#[path = "support/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 #[test]
 fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
@@ -171,14 +82,6 @@ fn a_tiny_terminal_asks_to_be_enlarged() {
     let dir = tempfile::tempdir().expect("temp dir");
     let tmux = Tmux::draughts(&dir.path().join("none.toml"), "play", 40, 10);
     tmux.wait_for("enlarge");
-}
-
-impl Tmux {
-    /// Types a line and waits for `text` to appear.
-    fn line_then(&self, line: &str, text: &str) -> String {
-        self.line(line);
-        self.wait_for(text)
-    }
 }
 
 #[test]

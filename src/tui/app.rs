@@ -312,6 +312,9 @@ pub struct App {
     pub ascii: bool,
     /// The club database (`--db`, `$DRAUGHTS_DB`, or the default when the club is opened).
     pub club_db: Option<PathBuf>,
+    /// A session over the network (the SSH club server): nothing that names a file or a program
+    /// on the server (loading files, settings, saving elsewhere, external engines).
+    pub remote: bool,
     /// A message for the home screen (e.g. the club database could not be opened).
     pub notice: Option<String>,
 }
@@ -334,6 +337,7 @@ impl App {
                 .unwrap_or_else(|| "Player".into()),
             ascii: false,
             club_db: None,
+            remote: false,
             notice: None,
         }
     }
@@ -577,6 +581,10 @@ impl App {
     }
 
     fn open(&mut self, item: usize) {
+        if self.remote && matches!(item, 1 | 3) {
+            self.notice = Some("Not available over SSH (it works on the server's files)".into());
+            return;
+        }
         self.screen = match item {
             0 => Screen::NewGame(NewGameForm {
                 focus: 5,
@@ -950,6 +958,12 @@ impl App {
                 Ok(false) => "Clock running".into(),
                 Err(e) => e,
             },
+            "save" if self.remote && !arg.is_empty() => {
+                "Over SSH games are saved to the club's games directory (:save alone)".into()
+            }
+            "analyse" | "analyze" if self.remote && arg.starts_with("hub:") => {
+                "External engines are not available over SSH".into()
+            }
             "save" => {
                 let path = (!arg.is_empty()).then(|| PathBuf::from(arg));
                 match p.save(path, &games_dir) {

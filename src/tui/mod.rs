@@ -7,6 +7,8 @@ pub mod board;
 pub mod club;
 pub mod view;
 
+pub use view::draw;
+
 #[cfg(test)]
 mod tests;
 
@@ -45,6 +47,10 @@ where
             match ev {
                 Event::Key(k) => app.key(k, t),
                 Event::Mouse(m) => app.mouse(m, t),
+                // A remote terminal's new size (a local one resizes itself on the next draw).
+                Event::Resize(w, h) => terminal
+                    .resize(ratatui::layout::Rect::new(0, 0, w, h))
+                    .map_err(Into::into)?,
                 _ => {}
             }
         }

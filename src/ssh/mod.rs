@@ -1,0 +1,461 @@
+//! The club over SSH: `draughts serve` runs an SSH server (russh) whose only service is the club
+//! TUI. Members sign in with a public key registered in the club database; each session gets its
+//! own TUI, sized and coloured for its terminal. No shell, no commands, no forwarding, no agent,
+//! no SFTP: those requests are refused.
+
+pub mod input;
+mod session;
+
+use crate::club::Store;
+use crate::club::members::member_by_fingerprint;
+use russh::keys::{HashAlg, PrivateKey};
+use russh::server::{Auth, ChannelOpenHandle, Handle, Msg, Session};
+use russh::{Channel, ChannelId, MethodKind, MethodSet};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{SyncSender, TrySendError};
+use std::time::Duration;
+
+/// Why the server could not start or run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The host key file.
+    #[error("host key {path}: {reason}")]
+    HostKey {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The club database.
+    #[error("club database: {0}")]
+    Club(String),
+    /// The network.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Address to listen on.
+    pub listen: String,
+    /// The club database.
+    pub db: PathBuf,
+    /// The host key (generated on first start).
+    pub host_key: PathBuf,
+    /// Tablebases for the games played.
+    pub tablebases: Option<PathBuf>,
+    /// A connection idle this long is closed.
+    pub idle: Duration,
+}
+
+/// Reads the host key, or makes one (Ed25519) readable by its owner only.
+pub fn host_key(path: &Path) -> Result<PrivateKey, ServeError> {
+    let err = |reason: String| ServeError::HostKey {
+        path: path.to_path_buf(),
+        reason,
+    };
+    if path.exists() {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(path)
+                .map_err(|e| err(e.to_string()))?
+                .permissions()
+                .mode();
+            if mode & 0o077 != 0 {
+                return Err(err(format!(
+                    "readable by others (mode {:o}); chmod 600 it",
+                    mode & 0o777
+                )));
+            }
+        }
+        return russh::keys::load_secret_key(path, None).map_err(|e| err(e.to_string()));
+    }
+    let key = PrivateKey::random(&mut rand::rng(), russh::keys::Algorithm::Ed25519)
+        .map_err(|e| err(e.to_string()))?;
+    let text = key
+        .to_openssh(russh::keys::ssh_key::LineEnding::LF)
+        .map_err(|e| err(e.to_string()))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
+    }
+    // Written under a temporary name with owner-only permissions, then renamed into place.
+    let tmp = path.with_extension("tmp");
+    {
+        use std::io::Write;
+        let mut open = std::fs::OpenOptions::new();
+        open.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            open.mode(0o600);
+        }
+        let mut f = open.open(&tmp).map_err(|e| err(e.to_string()))?;
+        f.write_all(text.as_bytes())
+            .and_then(|_| f.sync_all())
+            .map_err(|e| err(e.to_string()))?;
+    }
+    std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))?;
+    Ok(key)
+}
+
+/// What a session thread gets from its connection.
+pub(crate) enum Input {
+    /// Bytes typed.
+    Bytes(Vec<u8>),
+    /// The terminal's new size.
+    Resize(u16, u16),
+}
+
+#[derive(Clone)]
+struct Club {
+    options: Arc<Options>,
+}
+
+struct Terminal {
+    size: (u16, u16),
+    term: String,
+    colorterm: Option<String>,
+    no_color: bool,
+    input: Option<SyncSender<Input>>,
+}
+
+/// One connection.
+struct Connection {
+    options: Arc<Options>,
+    peer: Option<SocketAddr>,
+    member: Option<String>,
+    terminals: HashMap<ChannelId, Terminal>,
+}
+
+impl russh::server::Server for Club {
+    type Handler = Connection;
+    fn new_client(&mut self, peer: Option<SocketAddr>) -> Connection {
+        eprintln!(
+            "connection from {}",
+            peer.map_or("?".into(), |p| p.to_string())
+        );
+        Connection {
+            options: Arc::clone(&self.options),
+            peer,
+            member: None,
+            terminals: HashMap::new(),
+        }
+    }
+}
+
+/// A line on a channel, then the channel closed (for requests the server does not serve).
+fn refuse(session: &mut Session, channel: ChannelId, words: &str) -> Result<(), russh::Error> {
+    session.channel_failure(channel)?;
+    session.data(channel, format!("{words}\r\n").into_bytes())?;
+    session.exit_status_request(channel, 1)?;
+    session.close(channel)
+}
+
+impl russh::server::Handler for Connection {
+    type Error = russh::Error;
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: russh::server::VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        let fingerprint = key.public_key.fingerprint(HashAlg::Sha256).to_string();
+        let db = self.options.db.clone();
+        let found = tokio::task::spawn_blocking(move || {
+            let store = Store::open(&db).map_err(|e| e.to_string())?;
+            member_by_fingerprint(&store, &fingerprint).map_err(|e| e.to_string())
+        })
+        .await
+        .map_err(|_| russh::Error::Disconnect)?;
+        let peer = self.peer.map_or("?".into(), |p| p.to_string());
+        match found {
+            Ok(Some(member)) => {
+                eprintln!("{peer}: {user:?} signed in as {}", member.name);
+                self.member = Some(member.name);
+                Ok(Auth::Accept)
+            }
+            Ok(None) => {
+                eprintln!("{peer}: {user:?} offered an unknown key");
+                Ok(Auth::reject())
+            }
+            Err(e) => {
+                eprintln!("{peer}: club database: {e}");
+                Ok(Auth::reject())
+            }
+        }
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: ChannelOpenHandle,
+        _session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        self.terminals.insert(
+            channel.id(),
+            Terminal {
+                size: (80, 24),
+                term: String::new(),
+                colorterm: None,
+                no_color: false,
+                input: None,
+            },
+        );
+        reply.accept().await;
+        Ok(())
+    }
+
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        term: &str,
+        col_width: u32,
+        row_height: u32,
+        _: u32,
+        _: u32,
+        _: &[(russh::Pty, u32)],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some(t) = self.terminals.get_mut(&channel) {
+            t.size = clamp_size(col_width, row_height);
+            t.term = term.chars().take(64).collect();
+        }
+        session.channel_success(channel)
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        name: &str,
+        value: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some(t) = self.terminals.get_mut(&channel) {
+            match name {
+                "COLORTERM" => t.colorterm = Some(value.chars().take(64).collect()),
+                "NO_COLOR" => t.no_color = !value.is_empty(),
+                _ => {}
+            }
+        }
+        session.channel_success(channel)
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let (Some(member), Some(t)) = (self.member.clone(), self.terminals.get_mut(&channel))
+        else {
+            return refuse(session, channel, "draughts: not signed in");
+        };
+        if t.term.is_empty() {
+            return refuse(
+                session,
+                channel,
+                "draughts: the club needs a terminal; connect with ssh -t",
+            );
+        }
+        let depth = {
+            let (term, colorterm, no_color) = (t.term.clone(), t.colorterm.clone(), t.no_color);
+            crate::tui::ColorDepth::detect(|name| match name {
+                "TERM" => Some(term.clone()),
+                "COLORTERM" => colorterm.clone(),
+                "NO_COLOR" => no_color.then(|| "1".to_string()),
+                _ => None,
+            })
+        };
+        let (input, events) = std::sync::mpsc::sync_channel(256);
+        t.input = Some(input);
+        let (output, outgoing) = tokio::sync::mpsc::channel(64);
+        let setup = session::Setup {
+            member,
+            db: self.options.db.clone(),
+            tablebases: self.options.tablebases.clone(),
+            size: t.size,
+            depth,
+        };
+        session.channel_success(channel)?;
+        tokio::spawn(forward(session.handle(), channel, outgoing));
+        std::thread::spawn(move || session::run(setup, events, output));
+        Ok(())
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        refuse(session, channel, "draughts: the club runs no commands")
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        name: &str,
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let name: String = name.chars().take(32).collect();
+        refuse(session, channel, &format!("draughts: no {name} here"))
+    }
+
+    async fn data(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        session: &mut Session,
+    ) -> Result<(), Self::Error> {
+        let Some(input) = self.terminals.get(&channel).and_then(|t| t.input.as_ref()) else {
+            return Ok(());
+        };
+        match input.try_send(Input::Bytes(data.to_vec())) {
+            // A client typing faster than its session reads loses the excess, not the server.
+            Ok(()) | Err(TrySendError::Full(_)) => Ok(()),
+            Err(TrySendError::Disconnected(_)) => session.close(channel),
+        }
+    }
+
+    async fn window_change_request(
+        &mut self,
+        channel: ChannelId,
+        col_width: u32,
+        row_height: u32,
+        _: u32,
+        _: u32,
+        _: &mut Session,
+    ) -> Result<(), Self::Error> {
+        if let Some(t) = self.terminals.get_mut(&channel) {
+            t.size = clamp_size(col_width, row_height);
+            if let Some(input) = &t.input {
+                let _ = input.try_send(Input::Resize(t.size.0, t.size.1));
+            }
+        }
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        channel: ChannelId,
+        _: &mut Session,
+    ) -> Result<(), Self::Error> {
+        // Dropping the sender ends the session thread.
+        self.terminals.remove(&channel);
+        Ok(())
+    }
+}
+
+/// A terminal size within what the screen can sensibly draw (a huge one is cut down).
+fn clamp_size(cols: u32, rows: u32) -> (u16, u16) {
+    (cols.clamp(1, 500) as u16, rows.clamp(1, 300) as u16)
+}
+
+/// Sends a session's screen output to its channel; `None` ends the channel.
+async fn forward(
+    handle: Handle,
+    channel: ChannelId,
+    mut outgoing: tokio::sync::mpsc::Receiver<Option<Vec<u8>>>,
+) {
+    while let Some(Some(bytes)) = outgoing.recv().await {
+        if handle.data(channel, bytes).await.is_err() {
+            return;
+        }
+    }
+    let _ = handle.exit_status_request(channel, 0).await;
+    let _ = handle.eof(channel).await;
+    let _ = handle.close(channel).await;
+}
+
+/// Runs the server until the process is told to stop (SIGTERM or Ctrl-C).
+pub fn serve(options: Options) -> Result<(), ServeError> {
+    Store::open(&options.db).map_err(|e| ServeError::Club(e.to_string()))?;
+    let key = host_key(&options.host_key)?;
+    let config = russh::server::Config {
+        methods: MethodSet::from(&[MethodKind::PublicKey][..]),
+        auth_rejection_time: Duration::from_millis(300),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        inactivity_timeout: Some(options.idle),
+        keys: vec![key],
+        nodelay: true,
+        ..Default::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&options.listen).await?;
+        println!("listening on {}", listener.local_addr()?);
+        let mut club = Club {
+            options: Arc::new(options),
+        };
+        let running = russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
+        let handle = running.handle();
+        tokio::spawn(async move {
+            stop_signal().await;
+            handle.shutdown("the club server is stopping".into());
+        });
+        running.await?;
+        Ok(())
+    })
+}
+
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_host_key_is_made_private_once_and_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("keys").join("host_ed25519");
+        let first = host_key(&path).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+            let again = host_key(&path).unwrap();
+            assert_eq!(first.public_key(), again.public_key());
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+            let e = host_key(&path).unwrap_err().to_string();
+            assert!(e.contains("readable by others"), "{e}");
+        }
+        std::fs::write(dir.path().join("bad"), "not a key").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(
+                dir.path().join("bad"),
+                std::fs::Permissions::from_mode(0o600),
+            )
+            .unwrap();
+        }
+        assert!(host_key(&dir.path().join("bad")).is_err());
+    }
+
+    #[test]
+    fn sizes_are_kept_sane() {
+        assert_eq!(clamp_size(0, 0), (1, 1));
+        assert_eq!(clamp_size(100_000, 100_000), (500, 300));
+        assert_eq!(clamp_size(80, 24), (80, 24));
+    }
+}

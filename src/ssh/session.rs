@@ -1,0 +1,134 @@
+//! One member's TUI over an SSH channel: the same app and event loop as on a local terminal,
+//! drawing into the channel and fed by the decoded bytes the client sends.
+
+use super::Input;
+use super::input::Decoder;
+use crate::config::Config;
+use crate::tui::{App, ColorDepth};
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use std::collections::VecDeque;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How long a lone Esc waits for the rest of a sequence.
+const ESC_WAIT: Duration = Duration::from_millis(50);
+
+/// What a session starts with.
+pub(crate) struct Setup {
+    pub member: String,
+    pub db: PathBuf,
+    pub tablebases: Option<PathBuf>,
+    pub size: (u16, u16),
+    pub depth: ColorDepth,
+}
+
+/// The screen's bytes, sent to the channel at each flush (a bounded queue: a client that does
+/// not read stalls only its own session).
+struct Screen {
+    buffer: Vec<u8>,
+    out: tokio::sync::mpsc::Sender<Option<Vec<u8>>>,
+}
+
+impl Write for Screen {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.buffer.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.buffer.is_empty() {
+            return Ok(());
+        }
+        let bytes = std::mem::take(&mut self.buffer);
+        self.out
+            .blocking_send(Some(bytes))
+            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the connection is gone"))
+    }
+}
+
+/// Runs the member's TUI until they quit or the connection goes.
+pub(crate) fn run(
+    setup: Setup,
+    events: Receiver<Input>,
+    out: tokio::sync::mpsc::Sender<Option<Vec<u8>>>,
+) {
+    let mut config = Config::default();
+    if let Some(dir) = &setup.tablebases {
+        config.tablebases = Some(dir.clone());
+    }
+    let mut app = App::new(config, None, setup.depth);
+    app.user = setup.member.clone();
+    app.club_db = Some(setup.db.clone());
+    app.remote = true;
+    let mut screen = Screen {
+        buffer: Vec::new(),
+        out: out.clone(),
+    };
+    let _ = execute!(screen, EnterAlternateScreen, EnableMouseCapture);
+    let (w, h) = setup.size;
+    let options = TerminalOptions {
+        viewport: Viewport::Fixed(Rect::new(0, 0, w, h)),
+    };
+    let result =
+        Terminal::with_options(CrosstermBackend::new(screen), options).and_then(|mut terminal| {
+            let mut decoder = Decoder::default();
+            let mut queue: VecDeque<Event> = VecDeque::new();
+            let start = Instant::now();
+            let r = crate::tui::run(
+                &mut terminal,
+                &mut app,
+                |wait| next_event(&events, &mut decoder, &mut queue, wait),
+                || start.elapsed(),
+            );
+            let _ = terminal.show_cursor();
+            let _ = execute!(
+                terminal.backend_mut(),
+                DisableMouseCapture,
+                LeaveAlternateScreen
+            );
+            r
+        });
+    if let Err(e) = result
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        eprintln!("{}: session ended: {e}", setup.member);
+    }
+    eprintln!("{} left", setup.member);
+    let _ = out.blocking_send(None);
+}
+
+/// The next event within `wait`; a closed connection ends the loop as an error.
+fn next_event(
+    events: &Receiver<Input>,
+    decoder: &mut Decoder,
+    queue: &mut VecDeque<Event>,
+    wait: Duration,
+) -> io::Result<Option<Event>> {
+    if let Some(e) = queue.pop_front() {
+        return Ok(Some(e));
+    }
+    let wait = if decoder.is_pending() {
+        wait.min(ESC_WAIT)
+    } else {
+        wait
+    };
+    match events.recv_timeout(wait) {
+        Ok(Input::Bytes(bytes)) => queue.extend(decoder.feed(&bytes)),
+        Ok(Input::Resize(w, h)) => queue.push_back(Event::Resize(w, h)),
+        Err(RecvTimeoutError::Timeout) => queue.extend(decoder.flush()),
+        Err(RecvTimeoutError::Disconnected) => {
+            return Err(io::Error::new(
+                io::ErrorKind::BrokenPipe,
+                "the connection is gone",
+            ));
+        }
+    }
+    Ok(queue.pop_front())
+}

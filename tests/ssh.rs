@@ -1,0 +1,198 @@
+//! `draughts serve` end to end with the system OpenSSH client: a member signs in with their key
+//! and uses the club TUI in a real terminal (tmux); an unknown key, commands and a session without
+//! a terminal are refused; SIGTERM stops the server.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+mod common;
+use common::{draughts, stderr, stdout};
+#[path = "support/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
+
+fn keygen(path: &Path) {
+    let status = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", "test", "-f"])
+        .arg(path)
+        .status()
+        .expect("ssh-keygen is installed (openssh-client; .ci/run installs it)");
+    assert!(status.success());
+}
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn ssh_args(port: &str, key: &Path) -> Vec<String> {
+    [
+        "-p",
+        port,
+        "-i",
+        &key.display().to_string(),
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "LogLevel=ERROR",
+        "-o",
+        "IdentitiesOnly=yes",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+#[test]
+fn a_member_signs_in_with_a_key_and_uses_the_club() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let db_text = db.display().to_string();
+    let (member_key, stranger_key) = (dir.path().join("ton"), dir.path().join("stranger"));
+    keygen(&member_key);
+    keygen(&stranger_key);
+    let o = draughts(&["club", "--db", &db_text, "member", "add", "Ton Sijbrands"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let public = member_key.with_extension("pub").display().to_string();
+    let o = draughts(&[
+        "club",
+        "--db",
+        &db_text,
+        "member",
+        "add-key",
+        "Ton Sijbrands",
+        &public,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let host_key = dir.path().join("host_key");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--db",
+            &db_text,
+            "--host-key",
+        ])
+        .arg(&host_key)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("the server says where it listens");
+    let server = Server(child);
+    let port = first
+        .trim()
+        .rsplit(':')
+        .next()
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_string();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&host_key)
+            .expect("host key")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    // The member, in a real terminal: home screen, the club's members, a game, a resize, quit.
+    let command = format!(
+        "ssh -tt {} ton@127.0.0.1; echo EXITED; sleep 60",
+        ssh_args(&port, &member_key).join(" ")
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("New game");
+    tmux.keys(&["c"]);
+    let screen = tmux.wait_for("Ton Sijbrands");
+    assert!(screen.contains("Members"), "{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("Load game");
+    // Files on the server are out of reach.
+    tmux.keys(&["l"]);
+    tmux.wait_for("Not available over SSH");
+    tmux.keys(&["n"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("White to move");
+    tmux.line("32-28");
+    tmux.wait_for("White played 32-28");
+    tmux.resize(140, 45);
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        // The game panel's right border moves out to the new width.
+        let wide = tmux.screen();
+        if wide
+            .lines()
+            .any(|l| l.trim_end().ends_with('┐') && l.chars().count() > 110)
+        {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "the screen never followed the new size:\n{wide}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    tmux.keys(&["q"]);
+    tmux.wait_for("Load game");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED");
+
+    // An unknown key is refused; so are commands and sessions without a terminal.
+    let mut stranger = Command::new("ssh");
+    stranger
+        .args(ssh_args(&port, &stranger_key))
+        .args(["x@127.0.0.1", "true"]);
+    let o = stranger.output().expect("ssh runs");
+    assert_eq!(o.status.code(), Some(255));
+    assert!(stderr(&o).contains("Permission denied"), "{}", stderr(&o));
+    let o = Command::new("ssh")
+        .args(ssh_args(&port, &member_key))
+        .args(["ton@127.0.0.1", "cat /etc/passwd"])
+        .output()
+        .expect("ssh runs");
+    assert!(!o.status.success());
+    assert!(!stdout(&o).contains("root:"), "{}", stdout(&o));
+    let o = Command::new("ssh")
+        .arg("-T")
+        .args(ssh_args(&port, &member_key))
+        .arg("ton@127.0.0.1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ssh runs");
+    assert!(!o.status.success());
+
+    // SIGTERM stops the server cleanly.
+    let mut server = server;
+    let pid = server.0.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill")
+            .success()
+    );
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Some(status) = server.0.try_wait().expect("wait") {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "the server did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
