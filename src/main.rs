@@ -181,6 +181,15 @@ enum Command {
         /// Minutes a connection may stay idle before it is closed.
         #[arg(long, default_value_t = 60)]
         idle_minutes: u64,
+        /// Let unknown keys in as guests (casual games only).
+        #[arg(long)]
+        guests: bool,
+        /// Connections one address may hold at once.
+        #[arg(long, default_value_t = 8)]
+        per_ip: usize,
+        /// Log file [default: draughts-serve.log next to the database].
+        #[arg(long)]
+        log: Option<PathBuf>,
     },
     /// Speak the Hub protocol on standard input and output (for Hub GUIs such as Scan's).
     Hub {
@@ -1587,15 +1596,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             host_key,
             tablebases,
             idle_minutes,
+            guests,
+            per_ip,
+            log,
         } => {
             let db = db.unwrap_or_else(draughts::club::store::default_path);
             let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
             draughts::ssh::serve(draughts::ssh::Options {
                 listen,
-                db,
                 host_key,
                 tablebases,
                 idle: std::time::Duration::from_secs(idle_minutes.max(1) * 60),
+                guests,
+                per_ip: per_ip.max(1),
+                log: Some(log.unwrap_or_else(|| db.with_file_name("draughts-serve.log"))),
+                db,
             })?;
             Ok(ExitCode::SUCCESS)
         }

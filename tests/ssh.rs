@@ -30,6 +30,31 @@ impl Drop for Server {
     }
 }
 
+/// Starts `draughts serve` on a free loopback port with `extra` arguments; its port.
+fn serve(db: &Path, host_key: &Path, extra: &[&str]) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .arg("--host-key")
+        .arg(host_key)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("the server says where it listens");
+    let port = first
+        .trim()
+        .rsplit(':')
+        .next()
+        .unwrap_or_else(|| panic!("{first:?}"))
+        .to_string();
+    (Server(child), port)
+}
+
 fn ssh_args(port: &str, key: &Path) -> Vec<String> {
     [
         "-p",
@@ -75,31 +100,7 @@ fn a_member_signs_in_with_a_key_and_uses_the_club() {
     assert!(o.status.success(), "{}", stderr(&o));
 
     let host_key = dir.path().join("host_key");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
-        .args([
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--db",
-            &db_text,
-            "--host-key",
-        ])
-        .arg(&host_key)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let server = Server(child);
-    let port = first
-        .trim()
-        .rsplit(':')
-        .next()
-        .unwrap_or_else(|| panic!("{first:?}"))
-        .to_string();
+    let (server, port) = serve(&db, &host_key, &[]);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -195,4 +196,57 @@ fn a_member_signs_in_with_a_key_and_uses_the_club() {
         assert!(std::time::Instant::now() < until, "the server did not stop");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+#[test]
+fn guests_play_casual_games_and_one_address_has_a_connection_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let stranger = dir.path().join("stranger");
+    keygen(&stranger);
+    let log = dir.path().join("serve.log");
+    let log_text = log.display().to_string();
+    let (_server, port) = serve(
+        &db,
+        &dir.path().join("host_key"),
+        &["--guests", "--per-ip", "2", "--log", &log_text],
+    );
+    let command = format!(
+        "ssh -tt {} visitor@127.0.0.1; echo EXITED; sleep 60",
+        ssh_args(&port, &stranger).join(" ")
+    );
+    let tmux = Tmux::start(&command, 100, 30);
+    tmux.wait_for("New game");
+    tmux.keys(&["c"]);
+    tmux.wait_for("guests play casual games");
+    // A second connection from the same address is still let in; a third is refused.
+    let mut second = Command::new("ssh")
+        .args(ssh_args(&port, &stranger))
+        .args(["-N", "visitor@127.0.0.1"])
+        .spawn()
+        .expect("ssh runs");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("Guest 2")
+    {
+        assert!(
+            std::time::Instant::now() < until,
+            "the second guest never came in"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let third = Command::new("ssh")
+        .args(ssh_args(&port, &stranger))
+        .args(["visitor@127.0.0.1", "true"])
+        .output()
+        .expect("ssh runs");
+    assert_eq!(third.status.code(), Some(255), "{}", stderr(&third));
+    let _ = second.kill();
+    let _ = second.wait();
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXITED");
+    let text = std::fs::read_to_string(&log).expect("the log file");
+    assert!(text.contains("let in as Guest 1"), "{text}");
+    assert!(text.contains("more than 2 connections"), "{text}");
 }

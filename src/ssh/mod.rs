@@ -12,10 +12,12 @@ use russh::keys::{HashAlg, PrivateKey};
 use russh::server::{Auth, ChannelOpenHandle, Handle, Msg, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{SyncSender, TrySendError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Why the server could not start or run.
@@ -50,6 +52,12 @@ pub struct Options {
     pub tablebases: Option<PathBuf>,
     /// A connection idle this long is closed.
     pub idle: Duration,
+    /// Let unknown keys in as guests (casual games only, no club records).
+    pub guests: bool,
+    /// Connections one address may hold at once.
+    pub per_ip: usize,
+    /// The log file (connections, sign-ins, errors; also on standard error).
+    pub log: Option<PathBuf>,
 }
 
 /// Reads the host key, or makes one (Ed25519) readable by its owner only.
@@ -114,6 +122,36 @@ pub(crate) enum Input {
 #[derive(Clone)]
 struct Club {
     options: Arc<Options>,
+    per_ip: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    guests: Arc<AtomicUsize>,
+}
+
+/// A connection's place in the per-address count, given back when it closes.
+struct Slot {
+    ip: Option<IpAddr>,
+    counts: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    over: bool,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let (Some(ip), Ok(mut counts)) = (self.ip, self.counts.lock()) else {
+            return;
+        };
+        if let Some(n) = counts.get_mut(&ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                counts.remove(&ip);
+            }
+        }
+    }
+}
+
+/// Who is signed in on a connection.
+#[derive(Clone, Debug)]
+enum Who {
+    Member(String),
+    Guest(String),
 }
 
 struct Terminal {
@@ -128,23 +166,47 @@ struct Terminal {
 struct Connection {
     options: Arc<Options>,
     peer: Option<SocketAddr>,
-    member: Option<String>,
+    who: Option<Who>,
+    guests: Arc<AtomicUsize>,
+    slot: Slot,
     terminals: HashMap<ChannelId, Terminal>,
 }
 
 impl russh::server::Server for Club {
     type Handler = Connection;
     fn new_client(&mut self, peer: Option<SocketAddr>) -> Connection {
-        eprintln!(
-            "connection from {}",
-            peer.map_or("?".into(), |p| p.to_string())
-        );
+        let ip = peer.map(|p| p.ip());
+        let mut over = false;
+        if let (Some(ip), Ok(mut counts)) = (ip, self.per_ip.lock()) {
+            let n = counts.entry(ip).or_insert(0);
+            *n += 1;
+            over = *n > self.options.per_ip;
+        }
+        let from = peer.map_or("?".into(), |p| p.to_string());
+        if over {
+            tracing::warn!(
+                "{from}: refused, more than {} connections",
+                self.options.per_ip
+            );
+        } else {
+            tracing::info!("{from}: connected");
+        }
         Connection {
             options: Arc::clone(&self.options),
             peer,
-            member: None,
+            who: None,
+            guests: Arc::clone(&self.guests),
+            slot: Slot {
+                ip,
+                counts: Arc::clone(&self.per_ip),
+                over,
+            },
             terminals: HashMap::new(),
         }
+    }
+
+    fn handle_session_error(&mut self, error: russh::Error) {
+        tracing::warn!("connection ended with an error: {error}");
     }
 }
 
@@ -164,27 +226,38 @@ impl russh::server::Handler for Connection {
         user: &str,
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
+        let peer = self.peer.map_or("?".into(), |p| p.to_string());
+        if self.slot.over {
+            return Ok(Auth::reject());
+        }
         let fingerprint = key.public_key.fingerprint(HashAlg::Sha256).to_string();
         let db = self.options.db.clone();
+        let print = fingerprint.clone();
         let found = tokio::task::spawn_blocking(move || {
             let store = Store::open(&db).map_err(|e| e.to_string())?;
-            member_by_fingerprint(&store, &fingerprint).map_err(|e| e.to_string())
+            member_by_fingerprint(&store, &print).map_err(|e| e.to_string())
         })
         .await
         .map_err(|_| russh::Error::Disconnect)?;
-        let peer = self.peer.map_or("?".into(), |p| p.to_string());
         match found {
             Ok(Some(member)) => {
-                eprintln!("{peer}: {user:?} signed in as {}", member.name);
-                self.member = Some(member.name);
+                tracing::info!("{peer}: {user:?} signed in as {}", member.name);
+                self.who = Some(Who::Member(member.name));
+                Ok(Auth::Accept)
+            }
+            Ok(None) if self.options.guests => {
+                let n = self.guests.fetch_add(1, Ordering::Relaxed) + 1;
+                let name = format!("Guest {n}");
+                tracing::info!("{peer}: {user:?} ({fingerprint}) let in as {name}");
+                self.who = Some(Who::Guest(name));
                 Ok(Auth::Accept)
             }
             Ok(None) => {
-                eprintln!("{peer}: {user:?} offered an unknown key");
+                tracing::info!("{peer}: {user:?} refused: unknown key {fingerprint}");
                 Ok(Auth::reject())
             }
             Err(e) => {
-                eprintln!("{peer}: club database: {e}");
+                tracing::error!("{peer}: club database: {e}");
                 Ok(Auth::reject())
             }
         }
@@ -250,8 +323,7 @@ impl russh::server::Handler for Connection {
         channel: ChannelId,
         session: &mut Session,
     ) -> Result<(), Self::Error> {
-        let (Some(member), Some(t)) = (self.member.clone(), self.terminals.get_mut(&channel))
-        else {
+        let (Some(who), Some(t)) = (self.who.clone(), self.terminals.get_mut(&channel)) else {
             return refuse(session, channel, "draughts: not signed in");
         };
         if t.term.is_empty() {
@@ -273,8 +345,13 @@ impl russh::server::Handler for Connection {
         let (input, events) = std::sync::mpsc::sync_channel(256);
         t.input = Some(input);
         let (output, outgoing) = tokio::sync::mpsc::channel(64);
+        let (name, guest) = match who {
+            Who::Member(n) => (n, false),
+            Who::Guest(n) => (n, true),
+        };
         let setup = session::Setup {
-            member,
+            name,
+            guest,
             db: self.options.db.clone(),
             tablebases: self.options.tablebases.clone(),
             size: t.size,
@@ -374,6 +451,7 @@ async fn forward(
 /// Runs the server until the process is told to stop (SIGTERM or Ctrl-C).
 pub fn serve(options: Options) -> Result<(), ServeError> {
     Store::open(&options.db).map_err(|e| ServeError::Club(e.to_string()))?;
+    start_log(options.log.as_deref())?;
     let key = host_key(&options.host_key)?;
     let config = russh::server::Config {
         methods: MethodSet::from(&[MethodKind::PublicKey][..]),
@@ -390,18 +468,46 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&options.listen).await?;
         println!("listening on {}", listener.local_addr()?);
+        tracing::info!("listening on {}", listener.local_addr()?);
         let mut club = Club {
             options: Arc::new(options),
+            per_ip: Arc::default(),
+            guests: Arc::default(),
         };
         let running = russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
         let handle = running.handle();
         tokio::spawn(async move {
             stop_signal().await;
+            tracing::info!("stopping");
             handle.shutdown("the club server is stopping".into());
         });
         running.await?;
         Ok(())
     })
+}
+
+/// Log lines go to standard error and, when given, are appended to a file.
+fn start_log(file: Option<&Path>) -> Result<(), ServeError> {
+    use tracing_subscriber::fmt::writer::MakeWriterExt;
+    let builder = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_target(false);
+    let result = match file {
+        Some(path) => {
+            let f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| ServeError::Club(format!("log {}: {e}", path.display())))?;
+            builder
+                .with_writer(std::io::stderr.and(Mutex::new(f)))
+                .try_init()
+        }
+        None => builder.with_writer(std::io::stderr).try_init(),
+    };
+    // A logger already set (tests, embedding) keeps logging; that is not an error.
+    drop(result);
+    Ok(())
 }
 
 async fn stop_signal() {

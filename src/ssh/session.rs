@@ -22,7 +22,8 @@ const ESC_WAIT: Duration = Duration::from_millis(50);
 
 /// What a session starts with.
 pub(crate) struct Setup {
-    pub member: String,
+    pub name: String,
+    pub guest: bool,
     pub db: PathBuf,
     pub tablebases: Option<PathBuf>,
     pub size: (u16, u16),
@@ -64,8 +65,10 @@ pub(crate) fn run(
         config.tablebases = Some(dir.clone());
     }
     let mut app = App::new(config, None, setup.depth);
-    app.user = setup.member.clone();
-    app.club_db = Some(setup.db.clone());
+    app.user = setup.name.clone();
+    // Guests play casual games; the club's records are for members.
+    app.club_db = (!setup.guest).then(|| setup.db.clone());
+    app.guest = setup.guest;
     app.remote = true;
     let mut screen = Screen {
         buffer: Vec::new(),
@@ -98,9 +101,9 @@ pub(crate) fn run(
     if let Err(e) = result
         && e.kind() != io::ErrorKind::BrokenPipe
     {
-        eprintln!("{}: session ended: {e}", setup.member);
+        tracing::warn!("{}: session ended: {e}", setup.name);
     }
-    eprintln!("{} left", setup.member);
+    tracing::info!("{} left", setup.name);
     let _ = out.blocking_send(None);
 }
 

@@ -315,6 +315,8 @@ pub struct App {
     /// A session over the network (the SSH club server): nothing that names a file or a program
     /// on the server (loading files, settings, saving elsewhere, external engines).
     pub remote: bool,
+    /// A guest of the club server: casual games, no club records.
+    pub guest: bool,
     /// A message for the home screen (e.g. the club database could not be opened).
     pub notice: Option<String>,
 }
@@ -338,6 +340,7 @@ impl App {
             ascii: false,
             club_db: None,
             remote: false,
+            guest: false,
             notice: None,
         }
     }
@@ -581,6 +584,11 @@ impl App {
     }
 
     fn open(&mut self, item: usize) {
+        if self.guest && item == 2 {
+            self.notice =
+                Some("The club's records are for members; guests play casual games".into());
+            return;
+        }
         if self.remote && matches!(item, 1 | 3) {
             self.notice = Some("Not available over SSH (it works on the server's files)".into());
             return;
