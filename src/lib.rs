@@ -25,6 +25,7 @@ pub mod dxp;
 pub mod engine;
 pub mod game;
 pub mod hub;
+pub mod lobby;
 pub mod notation;
 pub mod pdn;
 pub mod play;

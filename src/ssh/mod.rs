@@ -8,6 +8,7 @@ mod session;
 
 use crate::club::Store;
 use crate::club::members::member_by_fingerprint;
+use crate::lobby::Lobby;
 use russh::keys::{HashAlg, PrivateKey};
 use russh::server::{Auth, ChannelOpenHandle, Handle, Msg, Session};
 use russh::{Channel, ChannelId, MethodKind, MethodSet};
@@ -124,6 +125,7 @@ struct Club {
     options: Arc<Options>,
     per_ip: Arc<Mutex<HashMap<IpAddr, usize>>>,
     guests: Arc<AtomicUsize>,
+    lobby: Arc<Lobby>,
 }
 
 /// A connection's place in the per-address count, given back when it closes.
@@ -168,6 +170,7 @@ struct Connection {
     peer: Option<SocketAddr>,
     who: Option<Who>,
     guests: Arc<AtomicUsize>,
+    lobby: Arc<Lobby>,
     slot: Slot,
     terminals: HashMap<ChannelId, Terminal>,
 }
@@ -196,6 +199,7 @@ impl russh::server::Server for Club {
             peer,
             who: None,
             guests: Arc::clone(&self.guests),
+            lobby: Arc::clone(&self.lobby),
             slot: Slot {
                 ip,
                 counts: Arc::clone(&self.per_ip),
@@ -352,6 +356,7 @@ impl russh::server::Handler for Connection {
         let setup = session::Setup {
             name,
             guest,
+            lobby: Arc::clone(&self.lobby),
             db: self.options.db.clone(),
             tablebases: self.options.tablebases.clone(),
             size: t.size,
@@ -473,6 +478,7 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
             options: Arc::new(options),
             per_ip: Arc::default(),
             guests: Arc::default(),
+            lobby: Arc::default(),
         };
         let running = russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
         let handle = running.handle();

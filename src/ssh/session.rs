@@ -24,6 +24,7 @@ const ESC_WAIT: Duration = Duration::from_millis(50);
 pub(crate) struct Setup {
     pub name: String,
     pub guest: bool,
+    pub lobby: std::sync::Arc<crate::lobby::Lobby>,
     pub db: PathBuf,
     pub tablebases: Option<PathBuf>,
     pub size: (u16, u16),
@@ -69,6 +70,11 @@ pub(crate) fn run(
     // Guests play casual games; the club's records are for members.
     app.club_db = (!setup.guest).then(|| setup.db.clone());
     app.guest = setup.guest;
+    app.presence = Some(crate::lobby::Lobby::join(
+        &setup.lobby,
+        &setup.name,
+        setup.guest,
+    ));
     app.remote = true;
     let mut screen = Screen {
         buffer: Vec::new(),

@@ -317,6 +317,10 @@ pub struct App {
     pub remote: bool,
     /// A guest of the club server: casual games, no club records.
     pub guest: bool,
+    /// This session's line in the club server's list of who is online.
+    pub presence: Option<crate::lobby::Ticket>,
+    /// Whether the list of who is online is shown over the screen.
+    pub online: bool,
     /// A message for the home screen (e.g. the club database could not be opened).
     pub notice: Option<String>,
 }
@@ -341,6 +345,8 @@ impl App {
             club_db: None,
             remote: false,
             guest: false,
+            presence: None,
+            online: false,
             notice: None,
         }
     }
@@ -444,11 +450,47 @@ impl App {
 
     /// Advances time: flags, the engine's moves, automatic saving.
     pub fn tick(&mut self, now: Tick) {
+        if let Some(t) = &self.presence {
+            t.set_doing(&self.activity());
+        }
         let games_dir = self.config.games_dir();
         if let Screen::Play(p) = &mut self.screen {
             p.tick(now, &games_dir);
         }
         self.record_pairing();
+    }
+
+    /// What this session shows, in words, for the list of who is online.
+    pub fn activity(&self) -> String {
+        match &self.screen {
+            Screen::Home(_) | Screen::NewGame(_) | Screen::Load(_) | Screen::Settings(_) => {
+                "at the home screen".into()
+            }
+            Screen::Club(_) => "in the club's records".into(),
+            Screen::Play(p) => {
+                let player = |c: Color| {
+                    let tag = p
+                        .live
+                        .tag(if c == Color::White { "White" } else { "Black" });
+                    match tag.filter(|t| !t.is_empty() && *t != "?") {
+                        Some(name) => name.to_string(),
+                        None => p.players[c.index()].to_string(),
+                    }
+                };
+                let variant = p.live.game().variant().name();
+                let state = if p.live.outcome().is_some() {
+                    "looking at a finished".to_string()
+                } else {
+                    "playing".to_string()
+                };
+                format!(
+                    "{state} {variant} game, {} – {}, move {}",
+                    player(Color::White),
+                    player(Color::Black),
+                    p.live.game().moves().len() / 2 + 1
+                )
+            }
+        }
     }
 
     /// Handles a mouse event.
@@ -485,8 +527,9 @@ impl App {
             self.leave_or_quit();
             return;
         }
-        if self.help {
+        if self.help || self.online {
             self.help = false;
+            self.online = false;
             return;
         }
         match &mut self.screen {
@@ -497,6 +540,7 @@ impl App {
                 KeyCode::Char('l') => self.open(1),
                 KeyCode::Char('c') => self.open(2),
                 KeyCode::Char('s') => self.open(3),
+                KeyCode::Char('o') if self.presence.is_some() => self.online = true,
                 KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
                 KeyCode::Char('?') => self.help = true,
                 KeyCode::Enter | KeyCode::Char(' ') => {

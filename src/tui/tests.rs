@@ -789,3 +789,34 @@ fn analysis_shows_what_the_tablebases_say() {
     };
     assert!(text.contains(&expected), "{expected}\n{text}");
 }
+
+#[test]
+fn the_club_server_shows_who_is_online() {
+    let lobby = std::sync::Arc::new(crate::lobby::Lobby::default());
+    let mut app = fresh();
+    app.presence = Some(crate::lobby::Lobby::join(&lobby, "Tester", false));
+    let _guest = crate::lobby::Lobby::join(&lobby, "Guest 3", true);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(text.contains("2 online"), "{text}");
+    press(&mut app, KeyCode::Char('n'), Duration::ZERO);
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    app.tick(Duration::ZERO);
+    let doing = lobby.online();
+    let me = doing.iter().find(|p| p.name == "Tester").expect("listed");
+    assert_eq!(
+        me.doing,
+        "playing international game, human – human, move 1"
+    );
+    press(&mut app, KeyCode::Char('q'), Duration::ZERO);
+    press(&mut app, KeyCode::Char('o'), Duration::ZERO);
+    let text = render(&mut app, 100, 30, Duration::ZERO);
+    assert!(
+        text.contains("Guest 3 (guest)") && text.contains("Tester"),
+        "{text}"
+    );
+    press(&mut app, KeyCode::Char('x'), Duration::ZERO);
+    assert!(!app.online && !app.quit);
+    // Without the server (a local terminal) there is no such line.
+    let mut local = fresh();
+    assert!(!render(&mut local, 100, 30, Duration::ZERO).contains("online"));
+}

@@ -28,13 +28,17 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
     let glyphs = Glyphs::new(app.config.ascii || app.ascii, palette.colored());
     let numbers = app.config.numbers;
     match &mut app.screen {
-        Screen::Home(sel) => home(
-            frame,
-            area,
-            *sel,
-            app.config_error.as_deref(),
-            app.notice.as_deref(),
-        ),
+        Screen::Home(sel) => {
+            let online = app.presence.as_ref().map(|t| t.lobby().online().len());
+            home(
+                frame,
+                area,
+                *sel,
+                app.config_error.as_deref(),
+                app.notice.as_deref(),
+                online,
+            )
+        }
         Screen::NewGame(f) => new_game(frame, area, f),
         Screen::Load(f) => load(frame, area, f),
         Screen::Settings(f) => settings(
@@ -50,6 +54,9 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
     }
     if app.help {
         help(frame, area);
+    }
+    if let (true, Some(t)) = (app.online, &app.presence) {
+        online(frame, area, &t.lobby().online());
     }
 }
 
@@ -83,7 +90,14 @@ fn menu_line(label: String, focused: bool) -> Line<'static> {
     }
 }
 
-fn home(frame: &mut Frame, area: Rect, sel: usize, error: Option<&str>, notice: Option<&str>) {
+fn home(
+    frame: &mut Frame,
+    area: Rect,
+    sel: usize,
+    error: Option<&str>,
+    notice: Option<&str>,
+    online: Option<usize>,
+) {
     let mut lines = vec![
         Line::from(Span::styled(
             "draughts",
@@ -99,6 +113,9 @@ fn home(frame: &mut Frame, area: Rect, sel: usize, error: Option<&str>, notice: 
     lines.push(Line::from(
         "↑↓ choose · Enter open · n l c s · ? keys · q quit",
     ));
+    if let Some(n) = online {
+        lines.push(Line::from(format!("{n} online · o: who is online")));
+    }
     if let Some(e) = error {
         lines.push(Line::from(""));
         lines.push(Line::from(format!("Settings file problem: {e}")));
@@ -505,17 +522,39 @@ pub const HELP: &[(&str, &str)] = &[
     (":new  q / :quit", "new game; leave (the game is saved)"),
 ];
 
+/// Who is online on the club server, over everything.
+fn online(frame: &mut Frame, area: Rect, people: &[crate::lobby::Presence]) {
+    let lines = people.iter().map(|p| {
+        let name = if p.guest {
+            format!("{} (guest)", p.name)
+        } else {
+            p.name.clone()
+        };
+        format!("{name:<24} {}", p.doing)
+    });
+    overlay(frame, area, " Online ", 90, lines);
+}
+
 fn help(frame: &mut Frame, area: Rect) {
-    let mut lines: Vec<Line> = HELP
-        .iter()
-        .map(|(k, v)| Line::from(format!("{k:<28} {v}")))
-        .collect();
+    let lines = HELP.iter().map(|(k, v)| format!("{k:<28} {v}"));
+    overlay(frame, area, " Keys ", 72, lines);
+}
+
+/// A box of lines over everything, closed by any key.
+fn overlay(
+    frame: &mut Frame,
+    area: Rect,
+    title: &str,
+    width: u16,
+    rows: impl Iterator<Item = String>,
+) {
+    let mut lines: Vec<Line> = rows.map(Line::from).collect();
     lines.push(Line::from(""));
     lines.push(Line::from("Any key closes this."));
-    let r = centered(area, 72, lines.len() as u16 + 2);
+    let r = centered(area, width, lines.len() as u16 + 2);
     frame.render_widget(Clear, r);
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" Keys ")),
+        Paragraph::new(lines).block(Block::bordered().title(title.to_string())),
         r,
     );
 }
