@@ -155,8 +155,14 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         moves: u16,
         /// Start from this position (with --connect).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["openings", "two_ply"])]
         fen: Option<String>,
+        /// Openings file (one a line): each pair of games starts from the next opening.
+        #[arg(long, conflicts_with = "two_ply")]
+        openings: Option<PathBuf>,
+        /// Each pair of games starts from the next two-ply opening of the variant.
+        #[arg(long)]
+        two_ply: bool,
         /// Write the games to this PDN file (replaced after each session).
         #[arg(long)]
         pdn: Option<PathBuf>,
@@ -1521,6 +1527,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             time,
             moves,
             fen,
+            openings,
+            two_ply,
             pdn: out,
             tablebases,
         } => {
@@ -1557,16 +1565,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     "black" | "b" => draughts::Color::Black,
                     other => anyhow::bail!("--color {other:?}: expected white or black"),
                 };
-                let start = match fen {
-                    Some(f) => Start::Position(draughts::notation::parse_fen(&f, variant)?),
-                    None => Start::Initial,
+                let lines = match (&openings, two_ply) {
+                    (Some(f), _) => {
+                        let text = std::fs::read_to_string(f)
+                            .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+                        draughts::arena::read_openings(&text, variant)
+                            .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?
+                    }
+                    (None, true) => draughts::arena::two_ply_openings(variant),
+                    (None, false) => Vec::new(),
+                };
+                let starts = match fen {
+                    Some(f) => vec![Start::Position(draughts::notation::parse_fen(&f, variant)?)],
+                    None if lines.is_empty() => vec![Start::Initial],
+                    None => lines
+                        .iter()
+                        .map(|moves| {
+                            let mut pos = draughts::Position::start(variant);
+                            for m in moves {
+                                pos = pos.play(m);
+                            }
+                            Start::Position(pos)
+                        })
+                        .collect(),
                 };
                 let request = session::Request {
                     games,
                     color,
                     minutes: time,
                     moves,
-                    start,
+                    starts,
                 };
                 session::connect(&addr, &player, &request, &mut report)?
             };

@@ -47,6 +47,7 @@ fn two_processes_play_a_match_over_loopback() {
         "Initiator",
         "--games",
         "2",
+        "--two-ply",
         "--time",
         "1",
         "--pdn",
@@ -98,6 +99,11 @@ fn two_processes_play_a_match_over_loopback() {
     let saved = std::fs::read_to_string(&initiator_pdn).unwrap();
     assert!(saved.contains("[White \"Initiator\"]") && saved.contains("[White \"Follower\"]"));
     assert!(saved.contains("[TimeControl \"1m\"]"), "{saved}");
+    // Both games of the pair start from the same two-ply opening, each side once with White.
+    let fens: Vec<&str> = saved.lines().filter(|l| l.starts_with("[FEN ")).collect();
+    assert_eq!(fens.len(), 2, "{saved}");
+    assert_eq!(fens[0], fens[1]);
+    assert!(fens[0].starts_with("[FEN \"W:"), "{saved}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

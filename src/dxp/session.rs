@@ -50,8 +50,8 @@ pub struct Request {
     pub minutes: u16,
     /// Moves in that time (0: the whole game).
     pub moves: u16,
-    /// The starting position.
-    pub start: Start,
+    /// The starting positions, one per pair of games (each played with both colours), in turn.
+    pub starts: Vec<Start>,
 }
 
 /// One finished game.
@@ -367,13 +367,18 @@ pub fn initiate(
         } else {
             request.color.opposite()
         };
+        let start = request
+            .starts
+            .get((round - 1) / 2 % request.starts.len().max(1))
+            .cloned()
+            .unwrap_or(Start::Initial);
         table.channel.send(&Message::GameRequest {
             version: 1,
             name: player.name.clone(),
             follower: color.opposite(),
             minutes: request.minutes,
             moves: request.moves,
-            start: request.start.clone(),
+            start: start.clone(),
         })?;
         let answer = loop {
             match table.next(GRACE * 2)? {
@@ -394,7 +399,7 @@ pub fn initiate(
         }
         let clock = time_control(request.minutes, request.moves);
         let last = round == request.games;
-        if table.round(&mut played, &request.start, color, clock, &peer, last)? {
+        if table.round(&mut played, &start, color, clock, &peer, last)? {
             break;
         }
     }
@@ -649,7 +654,7 @@ mod tests {
             color: Color::White,
             minutes: 2,
             moves: 0,
-            start: Start::Initial,
+            starts: vec![Start::Initial],
         };
         let ours =
             std::thread::spawn(move || connect(&addr, &player(), &request, &mut |_| {}).unwrap());
@@ -722,7 +727,7 @@ mod tests {
             color: Color::White,
             minutes: 999,
             moves: 0,
-            start: Start::Initial,
+            starts: vec![Start::Initial],
         };
         let ours = std::thread::spawn(move || {
             let mut lines = Vec::new();
