@@ -1,6 +1,7 @@
 //! Who is online on the club server and what they are doing: each session holds a [`Ticket`]
 //! that keeps its line up to date and takes it away when the session ends.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// One session's line.
@@ -18,7 +19,7 @@ pub struct Presence {
 #[derive(Debug, Default)]
 pub struct Lobby {
     sessions: Mutex<Vec<(u64, Presence)>>,
-    next: Mutex<u64>,
+    next: AtomicU64,
 }
 
 /// A session's place in the lobby; dropping it leaves.
@@ -31,13 +32,7 @@ pub struct Ticket {
 impl Lobby {
     /// A session of `name` arrives.
     pub fn join(lobby: &Arc<Lobby>, name: &str, guest: bool) -> Ticket {
-        let id = match lobby.next.lock() {
-            Ok(mut n) => {
-                *n += 1;
-                *n
-            }
-            Err(_) => 0,
-        };
+        let id = lobby.next.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut s) = lobby.sessions.lock() {
             s.push((
                 id,

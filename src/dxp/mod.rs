@@ -28,6 +28,9 @@ pub enum DxpError {
     /// The peer closed the connection.
     #[error("the other program closed the connection")]
     Closed,
+    /// The other program went silent: no answer, or no move in an untimed game.
+    #[error("{0}")]
+    Silent(&'static str),
     /// A message that breaks the protocol, with what was wrong.
     #[error("bad message {message:?}: {reason}")]
     Bad {

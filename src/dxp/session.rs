@@ -25,6 +25,9 @@ use std::time::{Duration, Instant};
 /// How long to wait for the other program beyond its clock (or for an acknowledgement).
 const GRACE: Duration = Duration::from_secs(30);
 
+/// How long an untimed game waits for the other program's move.
+const UNTIMED_WAIT: Duration = Duration::from_secs(3600);
+
 /// How this program plays.
 pub struct Player {
     /// The variant both programs play (DXP does not say; International unless agreed otherwise).
@@ -181,17 +184,14 @@ impl<'a> Table<'a> {
                 moved_at = Instant::now();
                 continue;
             }
-            let wait = live.clock().map_or(Duration::from_secs(3600), |c| {
-                c.remaining(side, epoch.elapsed())
-            }) + GRACE;
             let message = self.next(Duration::from_millis(200))?;
+            // A timed game ends on the flag (the loop stops); an untimed one waits an hour.
             live.tick(epoch.elapsed());
             let Some(message) = message else {
-                if moved_at.elapsed() > wait {
-                    return Err(DxpError::Bad {
-                        message: String::new(),
-                        reason: "the other program did not move in its time".into(),
-                    });
+                if live.clock().is_none() && moved_at.elapsed() > UNTIMED_WAIT {
+                    return Err(DxpError::Silent(
+                        "the other program did not move in an hour",
+                    ));
                 }
                 continue;
             };
@@ -269,7 +269,7 @@ impl<'a> Table<'a> {
                 other => (self.report)(&format!("ignored out of turn: {}", other.encode())),
             }
         }
-        self.finish(&mut live, color, last, illegal)
+        self.finish(live, color, last, illegal)
     }
 
     /// Plays the next game of the session against `peer` and keeps it; `Ok(true)` when the other
@@ -309,7 +309,7 @@ impl<'a> Table<'a> {
     /// The game is over on our board: the side to move says so, the other acknowledges.
     fn finish(
         &mut self,
-        live: &mut LiveGame,
+        live: LiveGame,
         color: Color,
         last: bool,
         our_turn: bool,
@@ -331,10 +331,10 @@ impl<'a> Table<'a> {
                         reason: EndReason::Unknown,
                         stop: last,
                     })?;
-                    return Ok((live.clone(), stop));
+                    return Ok((live, stop));
                 }
                 Some(_) => self.channel.send(&claim)?,
-                None => return Ok((live.clone(), true)),
+                None => return Ok((live, true)),
             }
         } else {
             self.channel.send(&claim)?;
@@ -343,12 +343,12 @@ impl<'a> Table<'a> {
         let until = Instant::now() + GRACE;
         while Instant::now() < until {
             match self.next(until.saturating_duration_since(Instant::now()))? {
-                Some(Message::GameEnd { stop, .. }) => return Ok((live.clone(), stop)),
+                Some(Message::GameEnd { stop, .. }) => return Ok((live, stop)),
                 Some(_) => {}
                 None => break,
             }
         }
-        Ok((live.clone(), true))
+        Ok((live, true))
     }
 }
 
@@ -385,10 +385,7 @@ pub fn initiate(
                 Some(Message::GameAccept { name, code }) => break (name, code),
                 Some(other) => (table.report)(&format!("ignored: {}", other.encode())),
                 None => {
-                    return Err(DxpError::Bad {
-                        message: String::new(),
-                        reason: "no answer to the game request".into(),
-                    });
+                    return Err(DxpError::Silent("no answer to the game request"));
                 }
             }
         };

@@ -52,7 +52,8 @@ pub struct Analysis {
     reports: Receiver<(u64, Result<Report, String>)>,
     stop: Arc<AtomicBool>,
     id: u64,
-    key: Option<(u64, usize)>,
+    /// The game being analysed (start and moves), to notice a change without replaying it.
+    current: Option<(Position, Vec<Move>)>,
     /// The deepest line of the current position so far.
     pub latest: Option<Report>,
     /// Why the analyst failed, if it did.
@@ -249,7 +250,7 @@ impl Analysis {
             reports,
             stop,
             id: 0,
-            key: None,
+            current: None,
             latest: None,
             error: None,
             analyst,
@@ -258,15 +259,14 @@ impl Analysis {
 
     /// Analyses the position after `moves` from `start` (nothing changes if it already does).
     pub fn set(&mut self, start: &Position, moves: &[Move]) {
-        let mut pos = *start;
-        for m in moves {
-            pos = pos.play(m);
-        }
-        let key = (pos.zobrist(), moves.len());
-        if self.key == Some(key) {
+        if self
+            .current
+            .as_ref()
+            .is_some_and(|(s, m)| s == start && m.as_slice() == moves)
+        {
             return;
         }
-        self.key = Some(key);
+        self.current = Some((*start, moves.to_vec()));
         self.id += 1;
         self.latest = None;
         // Stop first, then send: the worker clears the flag when it takes the new job.
