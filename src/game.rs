@@ -35,6 +35,8 @@ pub enum Reason {
     TimeForfeit,
     /// Decided by an arbiter or an endgame tablebase.
     Adjudication,
+    /// A player left the game and did not come back in time.
+    Forfeit,
 }
 
 impl Reason {
@@ -50,6 +52,7 @@ impl Reason {
             Reason::KingAgainstKing => "king against king (Art. 21)",
             Reason::FortyMoves => "40-move rule (WCDF 1.32.2)",
             Reason::Resignation => "resignation",
+            Reason::Forfeit => "forfeit (did not return)",
             Reason::Agreement => "agreement",
             Reason::TimeForfeit => "time forfeit",
             Reason::Adjudication => "adjudication",

@@ -21,6 +21,7 @@ pub use variant::Variant;
 pub mod clock;
 pub mod club;
 pub mod config;
+pub mod date;
 pub mod dxp;
 pub mod engine;
 pub mod game;

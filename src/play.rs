@@ -465,6 +465,18 @@ impl LiveGame {
         self.finish(o, format!("{o}: {by} resigned"), now)
     }
 
+    /// `absent` left the game and did not return in time: they lose by forfeit.
+    pub fn forfeit(&mut self, absent: Color, now: Tick) -> Notice {
+        if let Some(n) = self.over() {
+            return n;
+        }
+        let o = Outcome {
+            winner: Some(absent.opposite()),
+            reason: Reason::Forfeit,
+        };
+        self.finish(o, format!("{o}: {absent} left and did not return"), now)
+    }
+
     /// Pauses or resumes the clock (casual games only).
     pub fn toggle_pause(&mut self, now: Tick) -> Result<bool, String> {
         if !self.options.casual {

@@ -4,6 +4,7 @@
 pub mod games;
 pub mod keizer;
 pub mod members;
+pub mod online;
 pub mod pairing;
 pub mod rating;
 pub mod ratings;

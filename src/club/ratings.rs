@@ -59,11 +59,20 @@ pub fn recompute(tx: &Transaction, variant: Variant) -> Result<(), ClubError> {
     let rounds: Vec<(i64, u32, i64, i64, i64, String)> = {
         let mut stmt = tx
             .prepare(
-                "SELECT g.tournament_id, g.round, g.id, g.white_id, g.black_id, g.result
-                 FROM games g JOIN tournaments t ON t.id = g.tournament_id
-                 WHERE t.rated = 1 AND t.variant = ?1 AND g.black_id IS NOT NULL
-                   AND g.result IN ('W', 'D', 'B')
-                 ORDER BY g.tournament_id, g.round, g.board",
+                // Tournament rounds in the order the tournaments were created, and rated online
+                // games (each its own period, keyed apart by a negative id) by when they ended.
+                "SELECT period, round, id, white_id, black_id, result FROM (
+                   SELECT t.created AS at, g.tournament_id AS period, g.round, g.board, g.id,
+                     g.white_id, g.black_id, g.result
+                   FROM games g JOIN tournaments t ON t.id = g.tournament_id
+                   WHERE t.rated = 1 AND t.variant = ?1 AND g.black_id IS NOT NULL
+                     AND g.result IN ('W', 'D', 'B')
+                   UNION ALL
+                   SELECT g.played, -g.id, 0, 0, g.id, g.white_id, g.black_id, g.result
+                   FROM games g
+                   WHERE g.tournament_id IS NULL AND g.variant = ?1 AND g.black_id IS NOT NULL
+                     AND g.result IN ('W', 'D', 'B'))
+                 ORDER BY at, abs(period), round, board",
             )
             .map_err(db)?;
         let rows = stmt
@@ -190,13 +199,14 @@ fn history_of(
 ) -> Result<Vec<HistoryEntry>, ClubError> {
     let mut stmt = conn
         .prepare(
-            "SELECT t.name, g.round, o.name, g.result, g.white_id = h.member_id, h.before, h.after
+            "SELECT coalesce(t.name, 'Online game'), g.round, o.name, g.result,
+               g.white_id = h.member_id, h.before, h.after
              FROM rating_history h
              JOIN games g ON g.id = h.game_id
-             JOIN tournaments t ON t.id = g.tournament_id
+             LEFT JOIN tournaments t ON t.id = g.tournament_id
              JOIN members o ON o.id = CASE WHEN g.white_id = h.member_id THEN g.black_id ELSE g.white_id END
              WHERE h.member_id = ?1 AND h.variant = ?2
-             ORDER BY g.tournament_id, g.round",
+             ORDER BY h.id",
         )
         .map_err(db)?;
     let rows = stmt

@@ -110,6 +110,27 @@ const MIGRATIONS: &[&str] = &[
         pdn TEXT NOT NULL,
         added TEXT NOT NULL
     );",
+    // 9: games played on the club server, written move by move; finished rated games outside
+    // tournaments join `games` (no tournament) so that ratings count them.
+    "CREATE TABLE online_games (
+        id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,
+        white TEXT NOT NULL,
+        black TEXT NOT NULL,
+        white_id INTEGER REFERENCES members (id),
+        black_id INTEGER REFERENCES members (id),
+        rated INTEGER NOT NULL,
+        tournament_id INTEGER REFERENCES tournaments (id),
+        round INTEGER,
+        status TEXT NOT NULL,
+        result TEXT,
+        pdn TEXT NOT NULL,
+        started TEXT NOT NULL,
+        updated TEXT NOT NULL,
+        game_id INTEGER REFERENCES games (id)
+    );
+    ALTER TABLE games ADD COLUMN variant TEXT;
+    ALTER TABLE games ADD COLUMN played TEXT;",
 ];
 
 /// The schema version this program writes.

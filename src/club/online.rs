@@ -1,0 +1,400 @@
+//! Games played on the club server: each is written when it starts, again after every move (so
+//! a server restart loses no move), and once more when it ends, when its result goes to the
+//! tournament pairing it was or, for a rated game between members, to the ratings.
+
+use super::ClubError;
+use super::store::{Store, db};
+use crate::pdn::{GameResult, PdnGame, read_games, write_game};
+use crate::variant::Variant;
+use rusqlite::{OptionalExtension, params};
+
+/// One side of an online game: a member, or a guest by name only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    /// The name shown and written in the record.
+    pub name: String,
+    /// The member's id; `None` for a guest.
+    pub member: Option<i64>,
+}
+
+/// Where an online game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Being played (or waiting for its players after a restart).
+    Playing,
+    /// Stopped by a server restart, to be resumed when both players are back.
+    Adjourned,
+    /// Over, with its result recorded.
+    Finished,
+}
+
+impl Status {
+    fn code(self) -> &'static str {
+        match self {
+            Status::Playing => "playing",
+            Status::Adjourned => "adjourned",
+            Status::Finished => "finished",
+        }
+    }
+
+    fn parse(code: &str) -> Status {
+        match code {
+            "finished" => Status::Finished,
+            "adjourned" => Status::Adjourned,
+            _ => Status::Playing,
+        }
+    }
+}
+
+/// An online game as stored.
+#[derive(Clone, Debug)]
+pub struct OnlineGame {
+    /// Database id.
+    pub id: i64,
+    /// The variant.
+    pub variant: Variant,
+    /// White and Black.
+    pub sides: [Side; 2],
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+    /// The tournament pairing it is (tournament id, round).
+    pub pairing: Option<(i64, u32)>,
+    /// Where it stands.
+    pub status: Status,
+    /// The record so far (the whole game once finished).
+    pub pdn: String,
+    /// When it started and when it was last written (UTC, `YYYY-MM-DD HH:MM:SS`).
+    pub started: String,
+    /// When it was last written.
+    pub updated: String,
+}
+
+impl OnlineGame {
+    /// The stored record, read back.
+    pub fn record(&self) -> Result<PdnGame, ClubError> {
+        read_games(&self.pdn, self.variant)
+            .into_iter()
+            .next()
+            .ok_or_else(|| ClubError::BadInput(format!("online game {} has no record", self.id)))?
+            .map_err(|e| ClubError::BadInput(format!("online game {}: {e}", self.id)))
+    }
+}
+
+/// A new online game.
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    /// The variant.
+    pub variant: Variant,
+    /// White and Black.
+    pub sides: [Side; 2],
+    /// Whether it counts for ratings (only between members).
+    pub rated: bool,
+    /// The tournament pairing it is.
+    pub pairing: Option<(i64, u32)>,
+    /// The record at the start (tags, no moves yet).
+    pub pdn: &'a PdnGame,
+}
+
+/// Writes a new game and returns its id.
+pub fn start(store: &mut Store, new: &NewGame) -> Result<i64, ClubError> {
+    if new.rated && new.sides.iter().any(|s| s.member.is_none()) {
+        return Err(ClubError::Refused(
+            "a rated game is between two members".into(),
+        ));
+    }
+    let text = write_game(new.pdn);
+    let [w, b] = &new.sides;
+    store.write("online game", |tx| {
+        tx.execute(
+            "INSERT INTO online_games (variant, white, black, white_id, black_id, rated,
+               tournament_id, round, status, pdn, started, updated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'playing', ?9, datetime('now'), datetime('now'))",
+            params![
+                new.variant.name(),
+                w.name,
+                b.name,
+                w.member,
+                b.member,
+                new.rated,
+                new.pairing.map(|p| p.0),
+                new.pairing.map(|p| p.1),
+                text
+            ],
+        )
+        .map_err(db)?;
+        let id = tx.last_insert_rowid();
+        Ok((id, format!("online game {id}: {} – {} started", w.name, b.name)))
+    })
+}
+
+/// Writes the record after a move (no audit entry: moves are not administrative changes).
+pub fn save_moves(store: &Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError> {
+    let n = store
+        .conn()
+        .execute(
+            "UPDATE online_games SET pdn = ?2, updated = datetime('now')
+             WHERE id = ?1 AND status != 'finished'",
+            params![id, write_game(pdn)],
+        )
+        .map_err(db)?;
+    if n == 0 {
+        return Err(ClubError::Refused(format!(
+            "online game {id} is not in progress"
+        )));
+    }
+    Ok(())
+}
+
+/// Marks a game adjourned or playing.
+pub fn set_status(store: &mut Store, id: i64, status: Status) -> Result<(), ClubError> {
+    store.write("online game", |tx| {
+        tx.execute(
+            "UPDATE online_games SET status = ?2, updated = datetime('now')
+             WHERE id = ?1 AND status != 'finished'",
+            params![id, status.code()],
+        )
+        .map_err(db)?;
+        Ok(((), format!("online game {id} {}", status.code())))
+    })
+}
+
+/// Ends a game with its whole record: the result goes to its tournament pairing, or (rated,
+/// between members) into the rated games; then the game is marked finished. Finishing a finished
+/// game again changes nothing, so a restart between the steps repeats them safely.
+pub fn finish(store: &mut Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError> {
+    let game = get(store, id)?;
+    if game.status == Status::Finished {
+        return Ok(());
+    }
+    let code = match pdn.result {
+        GameResult::Win(crate::board::Color::White) => "W",
+        GameResult::Win(crate::board::Color::Black) => "B",
+        GameResult::Draw => "D",
+        GameResult::BothLost | GameResult::Unfinished => {
+            return Err(ClubError::BadInput(format!(
+                "online game {id} has no result to record"
+            )));
+        }
+    };
+    let text = write_game(pdn);
+    // The record with its result first: should the server stop now, it is finished on restart.
+    store
+        .conn()
+        .execute(
+            "UPDATE online_games SET pdn = ?2, updated = datetime('now') WHERE id = ?1",
+            params![id, text],
+        )
+        .map_err(db)?;
+    let [w, b] = &game.sides;
+    let mut linked = None;
+    if let Some((tournament, round)) = game.pairing {
+        let pairing =
+            super::games::attach(store, &tournament.to_string(), round, &w.name, &b.name, pdn)?;
+        linked = Some(pairing.id);
+    }
+    store.write("online game", |tx| {
+        if let (None, true, Some(white), Some(black)) =
+            (game.pairing, game.rated, w.member, b.member)
+        {
+            tx.execute(
+                "INSERT INTO games (tournament_id, round, board, white_id, black_id, result, pdn,
+                   variant, played)
+                 VALUES (NULL, 0, ?1, ?2, ?3, ?4, ?5, ?6, datetime('now'))",
+                params![id, white, black, code, text, game.variant.name()],
+            )
+            .map_err(db)?;
+            linked = Some(tx.last_insert_rowid());
+            super::ratings::recompute(tx, game.variant)?;
+        }
+        tx.execute(
+            "UPDATE online_games SET status = 'finished', result = ?2, game_id = ?3,
+               updated = datetime('now') WHERE id = ?1",
+            params![id, code, linked],
+        )
+        .map_err(db)?;
+        Ok((
+            (),
+            format!("online game {id}: {} – {} {code}", w.name, b.name),
+        ))
+    })
+}
+
+const COLUMNS: &str = "id, variant, white, black, white_id, black_id, rated, tournament_id, round,
+    status, pdn, started, updated";
+
+fn row(r: &rusqlite::Row) -> rusqlite::Result<OnlineGame> {
+    let variant: String = r.get(1)?;
+    let tournament: Option<i64> = r.get(7)?;
+    let round: Option<u32> = r.get(8)?;
+    let status: String = r.get(9)?;
+    Ok(OnlineGame {
+        id: r.get(0)?,
+        // The variant was written from a `Variant`; an unreadable one is reported by `record`.
+        variant: variant.parse().unwrap_or(Variant::International),
+        sides: [
+            Side {
+                name: r.get(2)?,
+                member: r.get(4)?,
+            },
+            Side {
+                name: r.get(3)?,
+                member: r.get(5)?,
+            },
+        ],
+        rated: r.get(6)?,
+        pairing: tournament.zip(round),
+        status: Status::parse(&status),
+        pdn: r.get(10)?,
+        started: r.get(11)?,
+        updated: r.get(12)?,
+    })
+}
+
+/// One online game.
+pub fn get(store: &Store, id: i64) -> Result<OnlineGame, ClubError> {
+    store
+        .conn()
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM online_games WHERE id = ?1"),
+            [id],
+            row,
+        )
+        .optional()
+        .map_err(db)?
+        .ok_or_else(|| ClubError::BadInput(format!("no online game {id}")))
+}
+
+/// Online games, newest first; only those not finished with `unfinished`.
+pub fn list(store: &Store, unfinished: bool) -> Result<Vec<OnlineGame>, ClubError> {
+    let filter = if unfinished {
+        "WHERE status != 'finished'"
+    } else {
+        ""
+    };
+    let mut stmt = store
+        .conn()
+        .prepare(&format!(
+            "SELECT {COLUMNS} FROM online_games {filter} ORDER BY id DESC"
+        ))
+        .map_err(db)?;
+    let rows = stmt.query_map([], row).map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::club::members::{self, MemberFields, parse_rating};
+    use crate::game::{Game, Outcome, Reason};
+    use crate::play::{LiveGame, Options};
+
+    fn club() -> (tempfile::TempDir, Store, [Side; 2]) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut s = Store::open(&dir.path().join("club.sqlite")).unwrap();
+        let fields = MemberFields {
+            ratings: vec![parse_rating("international=1500").unwrap()],
+            ..Default::default()
+        };
+        let a = members::add(&mut s, "Ton", &fields).unwrap();
+        let b = members::add(&mut s, "Anna", &fields).unwrap();
+        let sides = [
+            Side {
+                name: "Ton".into(),
+                member: Some(a),
+            },
+            Side {
+                name: "Anna".into(),
+                member: Some(b),
+            },
+        ];
+        (dir, s, sides)
+    }
+
+    #[test]
+    fn a_rated_game_is_written_move_by_move_and_its_result_moves_ratings() {
+        let (_dir, mut s, sides) = club();
+        let mut live = LiveGame::new(Game::new(Variant::International), Options::default());
+        live.set_tag("White", "Ton");
+        live.set_tag("Black", "Anna");
+        let id = start(
+            &mut s,
+            &NewGame {
+                variant: Variant::International,
+                sides: sides.clone(),
+                rated: true,
+                pairing: None,
+                pdn: &live.pdn(),
+            },
+        )
+        .unwrap();
+        let mv = *live.position().legal_moves().iter().next().unwrap();
+        live.play(&mv, Default::default()).unwrap();
+        save_moves(&s, id, &live.pdn()).unwrap();
+        let stored = get(&s, id).unwrap();
+        assert_eq!(stored.status, Status::Playing);
+        assert_eq!(stored.record().unwrap().line.moves.len(), 1);
+        assert_eq!(list(&s, true).unwrap().len(), 1);
+
+        live.resign(crate::board::Color::Black, Default::default());
+        assert_eq!(
+            live.outcome(),
+            Some(Outcome {
+                winner: Some(crate::board::Color::White),
+                reason: Reason::Resignation
+            })
+        );
+        finish(&mut s, id, &live.pdn()).unwrap();
+        finish(&mut s, id, &live.pdn()).unwrap();
+        let stored = get(&s, id).unwrap();
+        assert_eq!(stored.status, Status::Finished);
+        assert!(stored.pdn.contains("2-0"));
+        assert!(list(&s, true).unwrap().is_empty());
+        assert!(save_moves(&s, id, &live.pdn()).is_err());
+        let ton = members::find(&s, "Ton").unwrap();
+        let anna = members::find(&s, "Anna").unwrap();
+        assert!(ton.ratings["international"] > 1500.0);
+        assert!(anna.ratings["international"] < 1500.0);
+        let history = crate::club::ratings::history(&s, ton.id, Variant::International).unwrap();
+        assert_eq!(history.len(), 1);
+        assert_eq!(history[0].opponent, "Anna");
+    }
+
+    #[test]
+    fn casual_games_and_guests_leave_ratings_alone() {
+        let (_dir, mut s, [ton, _]) = club();
+        let guest = Side {
+            name: "Guest 1".into(),
+            member: None,
+        };
+        let mut live = LiveGame::new(Game::new(Variant::International), Options::default());
+        let new = NewGame {
+            variant: Variant::International,
+            sides: [ton.clone(), guest],
+            rated: true,
+            pairing: None,
+            pdn: &live.pdn(),
+        };
+        assert!(matches!(start(&mut s, &new), Err(ClubError::Refused(_))));
+        let id = start(
+            &mut s,
+            &NewGame {
+                rated: false,
+                ..new.clone()
+            },
+        )
+        .unwrap();
+        live.resign(crate::board::Color::White, Default::default());
+        assert!(
+            finish(
+                &mut s,
+                id,
+                &LiveGame::new(Game::new(Variant::International), Options::default()).pdn()
+            )
+            .is_err()
+        );
+        finish(&mut s, id, &live.pdn()).unwrap();
+        assert_eq!(get(&s, id).unwrap().status, Status::Finished);
+        let ton = members::find(&s, "Ton").unwrap();
+        assert_eq!(ton.ratings["international"], 1500.0);
+    }
+}

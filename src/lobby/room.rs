@@ -1,0 +1,333 @@
+//! A game between two terminals: one [`LiveGame`] with one clock, kept on the server. Each
+//! session that shows it holds a [`Seat`] (a player's or a spectator's); every change happens
+//! under the room's lock, is written to the club database, and is seen by the other seats on
+//! their next frame.
+
+use super::Shared;
+use crate::board::Color;
+use crate::clock::Tick;
+use crate::club::online;
+use crate::play::{LiveGame, Notice};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// Who sits at a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Who {
+    /// Name shown and recorded.
+    pub name: String,
+    /// The member's id; `None` for a guest.
+    pub member: Option<i64>,
+}
+
+/// The state of a room, behind its lock.
+#[derive(Debug)]
+pub struct Table {
+    /// The game.
+    pub live: LiveGame,
+    /// Counts changes, so that seats copy the game only when it changed.
+    pub version: u64,
+    /// White and Black.
+    pub players: [Who; 2],
+    /// Sessions of each player showing the game.
+    pub present: [usize; 2],
+    /// Since when a player has had no session showing the game.
+    pub gone: [Option<Tick>; 2],
+    /// Spectators.
+    pub watching: usize,
+    /// Whether the result counts for ratings.
+    pub rated: bool,
+    /// The game resumed after a restart: the clock waits until both players are back.
+    pub waiting: bool,
+    /// A problem writing the game to the database, for the players to see.
+    pub trouble: Option<String>,
+    /// The online game's id in the club database.
+    record: Option<i64>,
+    /// Moves written to the database so far.
+    written: usize,
+    /// Whether the result has been written.
+    finished: bool,
+}
+
+/// A game on the server.
+#[derive(Debug)]
+pub struct Room {
+    /// A number for the lobby's list.
+    pub id: u64,
+    table: Mutex<Table>,
+    shared: Arc<Shared>,
+}
+
+/// A session's place at a game: a player's (with their colour) or a spectator's.
+#[derive(Debug)]
+pub struct Seat {
+    room: Arc<Room>,
+    color: Option<Color>,
+    seen: u64,
+}
+
+impl Room {
+    pub(super) fn new(
+        id: u64,
+        shared: Arc<Shared>,
+        live: LiveGame,
+        players: [Who; 2],
+        rated: bool,
+        record: Option<i64>,
+        waiting: bool,
+    ) -> Room {
+        let written = live.game().moves().len();
+        Room {
+            id,
+            table: Mutex::new(Table {
+                live,
+                version: 1,
+                players,
+                present: [0, 0],
+                gone: [None, None],
+                watching: 0,
+                rated,
+                waiting,
+                trouble: None,
+                record,
+                written,
+                finished: false,
+            }),
+            shared,
+        }
+    }
+
+    /// The room's state (a poisoned lock still holds a consistent game: every change is one
+    /// call into the game, made whole before the lock is released).
+    pub fn table(&self) -> MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a seat: a player's if `name` plays here, else a spectator's.
+    pub fn sit(self: &Arc<Room>, name: &str) -> Seat {
+        let now = self.shared.now();
+        let mut t = self.table();
+        let color = [Color::White, Color::Black]
+            .into_iter()
+            .find(|c| t.players[c.index()].name == name);
+        match color {
+            Some(c) => {
+                t.present[c.index()] += 1;
+                t.gone[c.index()] = None;
+                if t.waiting && t.present.iter().all(|&n| n > 0) {
+                    t.waiting = false;
+                    t.live.start_clock(now);
+                    t.version += 1;
+                }
+            }
+            None => t.watching += 1,
+        }
+        Seat {
+            room: Arc::clone(self),
+            color,
+            seen: 0,
+        }
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.table().live.outcome().is_some()
+    }
+
+    /// Checks the clock and the absent players at `now`: a fallen flag, or a player gone longer
+    /// than the server waits, ends the game. Returns whether the game is over.
+    pub fn referee(&self, now: Tick) -> bool {
+        let wait = self.shared.reconnect;
+        let mut t = self.table();
+        if t.live.outcome().is_none() {
+            let mut changed = t.live.tick(now).is_some();
+            for c in [Color::White, Color::Black] {
+                let opponent_here = t.present[c.opposite().index()] > 0;
+                match t.gone[c.index()] {
+                    // The wait starts when the opponent is at the board (after a restart both
+                    // may be away; neither then loses for it).
+                    None if t.present[c.index()] == 0 && opponent_here && !changed => {
+                        t.gone[c.index()] = Some(now);
+                    }
+                    Some(since) if now.saturating_sub(since) >= wait && !changed => {
+                        t.live.forfeit(c, now);
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if changed {
+                t.version += 1;
+            }
+        }
+        self.write(&mut t);
+        t.live.outcome().is_some()
+    }
+
+    /// Writes what changed to the club database: the moves so far, then the result.
+    fn write(&self, t: &mut Table) {
+        let Some(id) = t.record else {
+            return;
+        };
+        let moves = t.live.game().moves().len();
+        let over = t.live.outcome().is_some();
+        if (moves == t.written && !over) || t.finished {
+            return;
+        }
+        let result = self.shared.with_store(|store| {
+            if over {
+                online::finish(store, id, &t.live.pdn())
+            } else {
+                online::save_moves(store, id, &t.live.pdn())
+            }
+        });
+        match result {
+            Ok(()) => {
+                t.written = moves;
+                t.finished = over;
+                t.trouble = None;
+            }
+            Err(e) => {
+                tracing::error!("online game {id}: not written: {e}");
+                t.trouble = Some(format!("the club database could not be written: {e}"));
+            }
+        }
+    }
+
+    /// The game's line for the lobby: players, variant and move number.
+    pub fn line(&self) -> String {
+        let t = self.table();
+        let moves = t.live.game().moves().len();
+        let watching = match t.watching {
+            0 => String::new(),
+            n => format!(" · {n} watching"),
+        };
+        format!(
+            "{} – {} · {} · move {}{}{}",
+            t.players[0].name,
+            t.players[1].name,
+            t.live.game().variant().name(),
+            moves / 2 + 1,
+            if t.rated { " · rated" } else { "" },
+            watching
+        )
+    }
+
+    /// Whether `name` plays in this room.
+    pub fn plays(&self, name: &str) -> bool {
+        self.table().players.iter().any(|p| p.name == name)
+    }
+
+    /// The online game's id in the club database.
+    pub fn record(&self) -> Option<i64> {
+        self.table().record
+    }
+
+    /// Saves the game as it stands (the server is stopping): the moves are already written, the
+    /// record now also gets the clock times of the last moves.
+    pub fn save(&self) {
+        let mut t = self.table();
+        t.written = usize::MAX;
+        self.write(&mut t);
+    }
+}
+
+impl Seat {
+    /// The player's colour; `None` for a spectator.
+    pub fn color(&self) -> Option<Color> {
+        self.color
+    }
+
+    /// The room.
+    pub fn room(&self) -> &Arc<Room> {
+        &self.room
+    }
+
+    /// Copies the game into `local` if it changed since this seat last looked; returns whether
+    /// it did.
+    pub fn pull(&mut self, local: &mut LiveGame) -> bool {
+        let t = self.room.table();
+        if t.version == self.seen {
+            return false;
+        }
+        *local = t.live.clone();
+        self.seen = t.version;
+        true
+    }
+
+    /// Makes a change to the game on the server, writes it, and copies the result into `local`.
+    /// A change asked for on a position the player has not seen yet is refused.
+    pub fn act(
+        &mut self,
+        local: &mut LiveGame,
+        f: impl FnOnce(&mut LiveGame) -> Vec<Notice>,
+    ) -> Vec<Notice> {
+        let mut t = self.room.table();
+        if t.version != self.seen {
+            *local = t.live.clone();
+            self.seen = t.version;
+            return vec![Notice::Refused(
+                "the game changed a moment ago — look again".into(),
+            )];
+        }
+        let notices = f(&mut t.live);
+        t.version += 1;
+        self.room.write(&mut t);
+        *local = t.live.clone();
+        self.seen = t.version;
+        notices
+    }
+
+    /// Words about the room that the game itself does not say: who is away, who watches,
+    /// trouble writing the record.
+    pub fn status(&self) -> Option<String> {
+        let t = self.room.table();
+        if let Some(trouble) = &t.trouble {
+            return Some(trouble.clone());
+        }
+        if t.live.outcome().is_some() {
+            return None;
+        }
+        if t.waiting {
+            return Some(
+                "Resumed after a restart: the clock starts when both players are here".into(),
+            );
+        }
+        let now = self.room.shared.now();
+        for c in [Color::White, Color::Black] {
+            if let Some(since) = t.gone[c.index()] {
+                let left = self
+                    .room
+                    .shared
+                    .reconnect
+                    .saturating_sub(now.saturating_sub(since));
+                return Some(format!(
+                    "{} ({c}) has left: forfeit in {}s unless they return",
+                    t.players[c.index()].name,
+                    left.as_secs()
+                ));
+            }
+        }
+        None
+    }
+}
+
+impl Drop for Seat {
+    fn drop(&mut self) {
+        let now = self.room.shared.now();
+        let mut t = self.room.table();
+        match self.color {
+            Some(c) => {
+                let n = &mut t.present[c.index()];
+                *n = n.saturating_sub(1);
+                if *n == 0
+                    && t.live.outcome().is_none()
+                    && !t.waiting
+                    && t.gone[c.index()].is_none()
+                {
+                    t.gone[c.index()] = Some(now);
+                }
+            }
+            None => t.watching = t.watching.saturating_sub(1),
+        }
+    }
+}
