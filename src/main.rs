@@ -196,6 +196,14 @@ enum Command {
         /// Log file [default: draughts-serve.log next to the database].
         #[arg(long)]
         log: Option<PathBuf>,
+        /// Seconds a game waits for a player whose connection dropped (their clock runs on);
+        /// then the game is lost by forfeit.
+        #[arg(long, default_value_t = 120)]
+        reconnect_seconds: u64,
+        /// What becomes of games in progress when the server restarts: resume (each clock
+        /// starts again when both players are back) or adjourn (resumed from the lobby).
+        #[arg(long, default_value = "resume", value_parser = ["resume", "adjourn"])]
+        on_restart: String,
     },
     /// Speak the Hub protocol on standard input and output (for Hub GUIs such as Scan's).
     Hub {
@@ -1627,6 +1635,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             guests,
             per_ip,
             log,
+            reconnect_seconds,
+            on_restart,
         } => {
             let db = db.unwrap_or_else(draughts::club::store::default_path);
             let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
@@ -1638,6 +1648,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 guests,
                 per_ip: per_ip.max(1),
                 log: Some(log.unwrap_or_else(|| db.with_file_name("draughts-serve.log"))),
+                reconnect: std::time::Duration::from_secs(reconnect_seconds),
+                adjourn: on_restart == "adjourn",
                 db,
             })?;
             Ok(ExitCode::SUCCESS)

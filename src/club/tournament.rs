@@ -1038,6 +1038,32 @@ pub fn pairings(store: &Store, which: &str, round: Option<u32>) -> Result<Vec<Pa
     rows.collect::<Result<_, _>>().map_err(db)
 }
 
+/// The games `member` still has to play in the latest round of each tournament (byes and games
+/// with a result left out).
+pub fn to_play(store: &Store, member: &str) -> Result<Vec<(Tournament, Pairing)>, ClubError> {
+    let mut out = Vec::new();
+    for t in list(store)? {
+        let round: u32 = store
+            .conn()
+            .query_row(
+                "SELECT coalesce(max(round), 0) FROM games WHERE tournament_id = ?1",
+                [t.id],
+                |r| r.get(0),
+            )
+            .map_err(db)?;
+        if round == 0 {
+            continue;
+        }
+        for p in pairings(store, &t.id.to_string(), Some(round))? {
+            let plays = p.white == member || p.black.as_deref() == Some(member);
+            if plays && p.black.is_some() && p.result.is_none() {
+                out.push((t.clone(), p));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Records (or corrects) the result of the game between `white` and `black` in a round.
 pub fn record_result(
     store: &mut Store,

@@ -642,6 +642,7 @@ mod tests {
         seat.pull(local);
         let mv = *local.position().legal_moves().iter().next().unwrap();
         seat.act(local, |live| live.play(&mv, now).unwrap())
+            .unwrap()
     }
 
     #[test]
@@ -675,31 +676,31 @@ mod tests {
         assert_eq!(local_b.game().moves().len(), 1);
         assert_eq!(local_b.clock().unwrap().running(), Some(Color::Black));
         // A request on a position not seen yet is refused, not applied to another position.
-        let stale = white.act(&mut local_w, |live| {
-            vec![live.offer_draw(Color::White, Tick::ZERO)]
+        let offer = white.act(&mut local_w, |live| {
+            live.offer_draw(Color::White, Tick::ZERO)
         });
-        assert!(matches!(stale[..], [Notice::Offered(_)]));
-        let refused = black.act(&mut local_b, |live| {
-            vec![live.resign(Color::Black, Tick::ZERO)]
-        });
-        assert!(matches!(refused[..], [Notice::Refused(_)]));
-        assert!(
-            local_b.offer().is_some(),
-            "the refused request showed the offer"
-        );
+        assert!(matches!(offer, Ok(Notice::Offered(_))));
+        // Black, who has not looked since, may still answer it: the position is the same.
+        let declined = black.act(&mut local_b, |live| live.decline(Color::Black));
+        assert!(matches!(declined, Ok(Notice::Declined(_))));
+        first_move(&mut black, &mut local_b, lobby.now());
+        // White has not seen Black's move: a move asked for on the old position is refused.
+        let stale = white.act(&mut local_w, |live| live.resign(Color::White, Tick::ZERO));
+        assert!(stale.is_err());
+        assert_eq!(local_w.game().moves().len(), 2, "and White now sees it");
 
         let store = Store::open(&dir.path().join("club.sqlite")).unwrap();
         let stored = online::list(&store, true).unwrap();
         assert_eq!(stored.len(), 1);
         assert_eq!(
             stored[0].record().unwrap().line.moves.len(),
-            1,
-            "the move is written"
+            2,
+            "the moves are written"
         );
 
-        black.act(&mut local_b, |live| {
-            vec![live.resign(Color::Black, lobby.now())]
-        });
+        black
+            .act(&mut local_b, |live| live.resign(Color::Black, lobby.now()))
+            .unwrap();
         lobby.referee();
         assert!(lobby.rooms().is_empty());
         assert!(white.pull(&mut local_w));

@@ -7,7 +7,7 @@ use super::Shared;
 use crate::board::Color;
 use crate::clock::Tick;
 use crate::club::online;
-use crate::play::{LiveGame, Notice};
+use crate::play::LiveGame;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Who sits at a game.
@@ -63,6 +63,9 @@ pub struct Seat {
     room: Arc<Room>,
     color: Option<Color>,
     seen: u64,
+    /// The position this seat last saw (plies and hash): a move or request made on another
+    /// position is refused.
+    position: (usize, u64),
 }
 
 impl Room {
@@ -125,6 +128,7 @@ impl Room {
             room: Arc::clone(self),
             color,
             seen: 0,
+            position: (0, 0),
         }
     }
 
@@ -251,30 +255,33 @@ impl Seat {
         }
         *local = t.live.clone();
         self.seen = t.version;
+        self.position = position(&t.live);
         true
     }
 
     /// Makes a change to the game on the server, writes it, and copies the result into `local`.
-    /// A change asked for on a position the player has not seen yet is refused.
-    pub fn act(
+    /// A change asked for on a position the player has not seen yet is refused (and the game
+    /// as it now is copied into `local`).
+    pub fn act<T>(
         &mut self,
         local: &mut LiveGame,
-        f: impl FnOnce(&mut LiveGame) -> Vec<Notice>,
-    ) -> Vec<Notice> {
+        f: impl FnOnce(&mut LiveGame) -> T,
+    ) -> Result<T, String> {
         let mut t = self.room.table();
-        if t.version != self.seen {
-            *local = t.live.clone();
-            self.seen = t.version;
-            return vec![Notice::Refused(
-                "the game changed a moment ago — look again".into(),
-            )];
+        let stale = position(&t.live) != self.position;
+        *local = t.live.clone();
+        self.seen = t.version;
+        self.position = position(&t.live);
+        if stale {
+            return Err("the game changed a moment ago — look again".into());
         }
         let notices = f(&mut t.live);
         t.version += 1;
         self.room.write(&mut t);
         *local = t.live.clone();
         self.seen = t.version;
-        notices
+        self.position = position(&t.live);
+        Ok(notices)
     }
 
     /// Words about the room that the game itself does not say: who is away, who watches,
@@ -288,9 +295,7 @@ impl Seat {
             return None;
         }
         if t.waiting {
-            return Some(
-                "Resumed after a restart: the clock starts when both players are here".into(),
-            );
+            return Some("The clock starts when both players are at the board".into());
         }
         let now = self.room.shared.now();
         for c in [Color::White, Color::Black] {
@@ -309,6 +314,10 @@ impl Seat {
         }
         None
     }
+}
+
+fn position(live: &LiveGame) -> (usize, u64) {
+    (live.game().moves().len(), live.game().hash())
 }
 
 impl Drop for Seat {

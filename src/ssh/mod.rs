@@ -59,6 +59,11 @@ pub struct Options {
     pub per_ip: usize,
     /// The log file (connections, sign-ins, errors; also on standard error).
     pub log: Option<PathBuf>,
+    /// How long a game waits for a player whose connection dropped before it is forfeited.
+    pub reconnect: Duration,
+    /// Games in progress when the server stopped are adjourned (resumed from the lobby by
+    /// their players) instead of resumed at once.
+    pub adjourn: bool,
 }
 
 /// Reads the host key, or makes one (Ed25519) readable by its owner only.
@@ -152,7 +157,7 @@ impl Drop for Slot {
 /// Who is signed in on a connection.
 #[derive(Clone, Debug)]
 enum Who {
-    Member(String),
+    Member(String, i64),
     Guest(String),
 }
 
@@ -246,7 +251,7 @@ impl russh::server::Handler for Connection {
         match found {
             Ok(Some(member)) => {
                 tracing::info!("{peer}: {user:?} signed in as {}", member.name);
-                self.who = Some(Who::Member(member.name));
+                self.who = Some(Who::Member(member.name, member.id));
                 Ok(Auth::Accept)
             }
             Ok(None) if self.options.guests => {
@@ -349,13 +354,13 @@ impl russh::server::Handler for Connection {
         let (input, events) = std::sync::mpsc::sync_channel(256);
         t.input = Some(input);
         let (output, outgoing) = tokio::sync::mpsc::channel(64);
-        let (name, guest) = match who {
-            Who::Member(n) => (n, false),
-            Who::Guest(n) => (n, true),
+        let (name, member) = match who {
+            Who::Member(n, id) => (n, Some(id)),
+            Who::Guest(n) => (n, None),
         };
         let setup = session::Setup {
             name,
-            guest,
+            member,
             lobby: Arc::clone(&self.lobby),
             db: self.options.db.clone(),
             tablebases: self.options.tablebases.clone(),
@@ -474,11 +479,32 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
         let listener = tokio::net::TcpListener::bind(&options.listen).await?;
         println!("listening on {}", listener.local_addr()?);
         tracing::info!("listening on {}", listener.local_addr()?);
+        let lobby = Arc::new(Lobby::new(crate::lobby::Settings {
+            db: Some(options.db.clone()),
+            tablebases: options.tablebases.clone(),
+            reconnect: options.reconnect,
+        }));
+        match lobby.restore(options.adjourn) {
+            Ok(0) => {}
+            Ok(n) => tracing::info!("{n} games in progress resumed"),
+            Err(e) => tracing::error!("games in progress not resumed: {e}"),
+        }
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let referee = {
+            let (lobby, stop) = (Arc::clone(&lobby), Arc::clone(&stop));
+            // Flags fall and absent players forfeit even when no terminal shows the game.
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    lobby.referee();
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            })
+        };
         let mut club = Club {
             options: Arc::new(options),
             per_ip: Arc::default(),
             guests: Arc::default(),
-            lobby: Arc::default(),
+            lobby: Arc::clone(&lobby),
         };
         let running = russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
         let handle = running.handle();
@@ -487,7 +513,12 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
             tracing::info!("stopping");
             handle.shutdown("the club server is stopping".into());
         });
-        running.await?;
+        let result = running.await;
+        stop.store(true, Ordering::Relaxed);
+        let _ = referee.join();
+        lobby.save_all();
+        tracing::info!("games in progress saved");
+        result?;
         Ok(())
     })
 }

@@ -14,8 +14,9 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long a lone Esc waits for the rest of a sequence.
 const ESC_WAIT: Duration = Duration::from_millis(50);
@@ -23,7 +24,7 @@ const ESC_WAIT: Duration = Duration::from_millis(50);
 /// What a session starts with.
 pub(crate) struct Setup {
     pub name: String,
-    pub guest: bool,
+    pub member: Option<i64>,
     pub lobby: std::sync::Arc<crate::lobby::Lobby>,
     pub db: PathBuf,
     pub tablebases: Option<PathBuf>,
@@ -66,16 +67,22 @@ pub(crate) fn run(
         config.tablebases = Some(dir.clone());
     }
     let mut app = App::new(config, None, setup.depth);
+    let guest = setup.member.is_none();
     app.user = setup.name.clone();
     // Guests play casual games; the club's records are for members.
-    app.club_db = (!setup.guest).then(|| setup.db.clone());
-    app.guest = setup.guest;
-    app.presence = Some(crate::lobby::Lobby::join(
-        &setup.lobby,
-        &setup.name,
-        setup.guest,
-    ));
+    app.club_db = (!guest).then(|| setup.db.clone());
+    app.guest = guest;
+    app.presence = Some(crate::lobby::Lobby::join(&setup.lobby, &setup.name, guest));
     app.remote = true;
+    let lobby = Arc::clone(&setup.lobby);
+    app.server = Some((
+        Arc::clone(&lobby),
+        crate::lobby::Who {
+            name: setup.name.clone(),
+            member: setup.member,
+        },
+    ));
+    app.open_lobby(lobby.now());
     let mut screen = Screen {
         buffer: Vec::new(),
         out: out.clone(),
@@ -89,12 +96,12 @@ pub(crate) fn run(
         Terminal::with_options(CrosstermBackend::new(screen), options).and_then(|mut terminal| {
             let mut decoder = Decoder::default();
             let mut queue: VecDeque<Event> = VecDeque::new();
-            let start = Instant::now();
+            // The server's time, so that the shared game clocks read the same everywhere.
             let r = crate::tui::run(
                 &mut terminal,
                 &mut app,
                 |wait| next_event(&events, &mut decoder, &mut queue, wait),
-                || start.elapsed(),
+                || lobby.now(),
             );
             let _ = terminal.show_cursor();
             let _ = execute!(

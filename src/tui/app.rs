@@ -19,6 +19,7 @@ use ratatui::crossterm::event::{
 use ratatui::layout::Rect;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::board::{Cell, ColorDepth, square_at};
 use super::club::{Action as ClubAction, ClubScreen, PairingToPlay};
@@ -120,7 +121,7 @@ pub struct TextField {
 }
 
 impl TextField {
-    fn key(&mut self, key: KeyEvent) -> bool {
+    pub(crate) fn key(&mut self, key: KeyEvent) -> bool {
         match key.code {
             KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 self.text.push(c);
@@ -183,7 +184,7 @@ fn cycle_player(p: &PlayerKind, forward: bool) -> PlayerKind {
     cycle(&order, p, forward)
 }
 
-fn cycle_variant(v: Variant, forward: bool) -> Variant {
+pub(crate) fn cycle_variant(v: Variant, forward: bool) -> Variant {
     cycle(&Variant::ALL, &v, forward)
 }
 
@@ -266,6 +267,8 @@ pub struct PlayScreen {
     pub recorded: bool,
     /// The analysis of the shown position, while it is on.
     pub analysis: Option<Analysis>,
+    /// This session's seat at a game on the club server (the game itself lives there).
+    pub table: Option<crate::lobby::Seat>,
 }
 
 /// Which screen is shown.
@@ -282,6 +285,8 @@ pub enum Screen {
     Play(Box<PlayScreen>),
     /// The club's members and tournaments.
     Club(Box<ClubScreen>),
+    /// The club server's lobby.
+    Lobby(Box<super::lobby::LobbyScreen>),
 }
 
 /// Rows of the home menu.
@@ -319,6 +324,8 @@ pub struct App {
     pub guest: bool,
     /// This session's line in the club server's list of who is online.
     pub presence: Option<crate::lobby::Ticket>,
+    /// The club server's lobby, and who this session is there.
+    pub server: Option<(Arc<crate::lobby::Lobby>, crate::lobby::Who)>,
     /// Whether the list of who is online is shown over the screen.
     pub online: bool,
     /// A message for the home screen (e.g. the club database could not be opened).
@@ -346,6 +353,7 @@ impl App {
             remote: false,
             guest: false,
             presence: None,
+            server: None,
             online: false,
             notice: None,
         }
@@ -411,6 +419,7 @@ impl App {
             asking: None,
             remote_failed: false,
             analysis: None,
+            table: None,
         };
         if screen.live.tag("White").is_none() {
             let name = |p: &PlayerKind, _side: &str| match p {
@@ -448,10 +457,23 @@ impl App {
         self.help = false;
     }
 
-    /// Advances time: flags, the engine's moves, automatic saving.
+    /// Advances time: flags, the engine's moves, automatic saving; on the club server, the
+    /// lobby's rows, and a game of this member's that started or is waiting for them.
     pub fn tick(&mut self, now: Tick) {
         if let Some(t) = &self.presence {
             t.set_doing(&self.activity());
+        }
+        if let Some((lobby, who)) = &self.server {
+            let idle = matches!(
+                self.screen,
+                Screen::Home(_) | Screen::Lobby(_) | Screen::Club(_)
+            );
+            if idle && let Some(room) = lobby.game_of(&who.name) {
+                self.join(room, now);
+            }
+        }
+        if let Screen::Lobby(l) = &mut self.screen {
+            l.refresh(now);
         }
         let games_dir = self.config.games_dir();
         if let Screen::Play(p) = &mut self.screen {
@@ -467,6 +489,7 @@ impl App {
                 "at the home screen".into()
             }
             Screen::Club(_) => "in the club's records".into(),
+            Screen::Lobby(_) => "in the lobby".into(),
             Screen::Play(p) => {
                 let player = |c: Color| {
                     let tag = p
@@ -478,8 +501,11 @@ impl App {
                     }
                 };
                 let variant = p.live.game().variant().name();
+                let watching = p.table.as_ref().is_some_and(|s| s.color().is_none());
                 let state = if p.live.outcome().is_some() {
                     "looking at a finished".to_string()
+                } else if watching {
+                    "watching a".to_string()
                 } else {
                     "playing".to_string()
                 };
@@ -537,6 +563,7 @@ impl App {
                 KeyCode::Up | KeyCode::Char('k') => *sel = (*sel + HOME.len() - 1) % HOME.len(),
                 KeyCode::Down | KeyCode::Char('j') | KeyCode::Tab => *sel = (*sel + 1) % HOME.len(),
                 KeyCode::Char('n') => self.open(0),
+                KeyCode::Char('l') if self.server.is_some() => self.open_lobby(now),
                 KeyCode::Char('l') => self.open(1),
                 KeyCode::Char('c') => self.open(2),
                 KeyCode::Char('s') => self.open(3),
@@ -545,7 +572,11 @@ impl App {
                 KeyCode::Char('?') => self.help = true,
                 KeyCode::Enter | KeyCode::Char(' ') => {
                     let s = *sel;
-                    self.open(s)
+                    if s == 1 && self.server.is_some() {
+                        self.open_lobby(now);
+                    } else {
+                        self.open(s)
+                    }
                 }
                 _ => {}
             },
@@ -553,6 +584,11 @@ impl App {
             Screen::Load(_) => self.load_key(key, now),
             Screen::Settings(_) => self.settings_key(key),
             Screen::Play(_) => self.play_key(key, now),
+            Screen::Lobby(l) => match l.key(key, now) {
+                super::lobby::Action::None => {}
+                super::lobby::Action::Home => self.screen = Screen::Home(1),
+                super::lobby::Action::Join(room) => self.join(room, now),
+            },
             Screen::Club(c) => match c.key(key) {
                 ClubAction::None => {}
                 ClubAction::Home => self.screen = Screen::Home(2),
@@ -565,6 +601,46 @@ impl App {
                     }
                 }
             },
+        }
+    }
+
+    /// Opens the club server's lobby.
+    pub fn open_lobby(&mut self, now: Tick) {
+        let Some((lobby, who)) = &self.server else {
+            self.notice = Some("The lobby is on the club server (draughts serve)".into());
+            return;
+        };
+        let mut screen =
+            super::lobby::LobbyScreen::new(Arc::clone(lobby), who.clone(), self.club_db.clone());
+        screen.refresh(now);
+        self.screen = Screen::Lobby(Box::new(screen));
+    }
+
+    /// Shows a game on the club server: as a player if this member plays in it, else as a
+    /// spectator.
+    pub fn join(&mut self, room: Arc<crate::lobby::Room>, now: Tick) {
+        let seat = room.sit(&self.user);
+        let live = room.table().live.clone();
+        let variant = live.game().variant();
+        self.start_game(
+            GameSetup {
+                tablebase: live.options().tablebase.clone(),
+                ..GameSetup::new(variant)
+            },
+            now,
+        );
+        if let Screen::Play(p) = &mut self.screen {
+            p.live = live;
+            p.flipped = seat.color() == Some(Color::Black);
+            let n = variant.geometry().width * 2;
+            p.cursor = if p.flipped { (0, n - 1) } else { (n - 1, 0) };
+            p.message = match seat.color() {
+                Some(c) => {
+                    format!("You play {c}: type a move or use the arrow keys; :draw, :resign")
+                }
+                None => "You are watching: [ ] steps through the moves, q leaves".into(),
+            };
+            p.table = Some(seat);
         }
     }
 
@@ -675,7 +751,23 @@ impl App {
     }
 
     fn leave_or_quit(&mut self) {
+        let server = self.server.is_some();
         match &mut self.screen {
+            Screen::Play(p) if p.table.is_some() => {
+                let playing = p.table.as_ref().is_some_and(|s| s.color().is_some());
+                if playing && p.live.outcome().is_none() {
+                    p.message =
+                        "The game is on: :resign or :draw to end it (if you go, your clock runs)"
+                            .into();
+                    return;
+                }
+                p.table = None;
+                p.analysis = None;
+                self.screen = Screen::Home(1);
+                if server {
+                    self.open_lobby(Duration::ZERO);
+                }
+            }
             Screen::Play(p) => {
                 // A game in progress is kept: saved before leaving.
                 if p.live.outcome().is_none() && !p.live.game().moves().is_empty() {
@@ -982,28 +1074,31 @@ impl App {
                 String::new()
             }
             "draw" | "offer" => {
-                let n = p.live.offer_draw(actor, now);
+                let n = p.request(|live| live.offer_draw(actor, now));
                 p.after_notice(n)
             }
             "accept" | "yes" => {
-                let n = match (p.live.offer(), p.live.proposal()) {
-                    (Some(_), _) => p.live.accept(actor, now),
-                    (None, Some(_)) => p.live.accept_proposal(actor, now),
+                let n = p.request(|live| match (live.offer(), live.proposal()) {
+                    (Some(_), _) => live.accept(actor, now),
+                    (None, Some(_)) => live.accept_proposal(actor, now),
                     _ => Notice::Refused("there is nothing to accept".into()),
-                };
+                });
                 p.after_notice(n)
             }
             "decline" | "no" => {
-                let n = p.live.decline(actor);
+                let n = p.request(|live| live.decline(actor));
                 p.after_notice(n)
             }
             "resign" => {
-                let n = p.live.resign(actor, now);
+                let n = p.request(|live| live.resign(actor, now));
                 p.after_notice(n)
             }
             "takeback" | "undo" => {
-                let n = p.live.request_takeback(actor);
+                let n = p.request(|live| live.request_takeback(actor));
                 p.after_notice(n)
+            }
+            "pause" | "resume" | "continue" if p.table.is_some() => {
+                "Not in a game between terminals: the clock and the moves are shared".into()
             }
             "pause" | "resume" => match p.live.toggle_pause(now) {
                 Ok(true) => "Clock paused (:resume to go on)".into(),
@@ -1063,7 +1158,21 @@ pub enum Step {
 impl PlayScreen {
     /// Whether analysis may be shown: in casual games, and in any game once it is over.
     pub fn analysis_allowed(&self) -> bool {
-        self.live.options().casual || self.live.outcome().is_some()
+        // A game between terminals is analysed only once over (a spectator could pass it on).
+        let shared = self.table.is_some();
+        (self.live.options().casual && !shared) || self.live.outcome().is_some()
+    }
+
+    /// Makes a request of the game (offer, accept, resign…): on the club server through the
+    /// seat, so both terminals see it; a spectator makes none.
+    fn request(&mut self, f: impl FnOnce(&mut LiveGame) -> Notice) -> Notice {
+        match &mut self.table {
+            Some(seat) if seat.color().is_none() => {
+                Notice::Refused("spectators watch; they do not play".into())
+            }
+            Some(seat) => seat.act(&mut self.live, f).unwrap_or_else(Notice::Refused),
+            None => f(&mut self.live),
+        }
     }
 
     /// Turns analysis on with `analyst`, or off; the message for the players.
@@ -1117,6 +1226,9 @@ impl PlayScreen {
 
     /// The side whose requests the keyboard makes: the one human, or the side to move.
     pub fn actor(&self) -> Color {
+        if let Some(c) = self.table.as_ref().and_then(|s| s.color()) {
+            return c;
+        }
         match self.players {
             [
                 PlayerKind::Human,
@@ -1178,7 +1290,10 @@ impl PlayScreen {
 
     fn human_to_move(&self) -> bool {
         let side = self.live.position().side_to_move();
-        self.players[side.index()] == PlayerKind::Human
+        match &self.table {
+            Some(seat) => seat.color() == Some(side),
+            None => self.players[side.index()] == PlayerKind::Human,
+        }
     }
 
     fn can_move(&mut self) -> bool {
@@ -1193,7 +1308,11 @@ impl PlayScreen {
             return false;
         }
         if !self.human_to_move() {
-            self.message = "The engine is to move".into();
+            self.message = match self.table.as_ref().map(|s| s.color()) {
+                Some(None) => "You are watching this game".into(),
+                Some(Some(_)) => "Your opponent is to move".into(),
+                None => "The engine is to move".into(),
+            };
             return false;
         }
         true
@@ -1376,7 +1495,17 @@ impl PlayScreen {
         let text = move_text(&pos, &mv);
         self.selected = None;
         self.choosing = None;
-        match self.live.play(&mv, now) {
+        let played = match &mut self.table {
+            Some(seat) => match seat.act(&mut self.live, |live| live.play(&mv, now)) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.message = e;
+                    return;
+                }
+            },
+            None => self.live.play(&mv, now),
+        };
+        match played {
             Ok(notices) => {
                 self.scroll = 0;
                 self.message = format!("{} played {text}", pos.side_to_move());
@@ -1388,6 +1517,40 @@ impl PlayScreen {
                 }
             }
             Err(e) => self.message = e.to_string(),
+        }
+    }
+
+    /// What the other terminal did, in words, from the game before it changed: (moves, outcome,
+    /// standing offer).
+    fn shared_news(
+        &mut self,
+        (moves, outcome, offer): (usize, Option<crate::game::Outcome>, Option<Offer>),
+    ) -> Option<String> {
+        if self.live.outcome().is_some() && outcome.is_none() {
+            return self.live.ending().map(str::to_string);
+        }
+        if let Some(o) = self.live.offer()
+            && offer != Some(o)
+        {
+            return Some(self.after_notice(Notice::Offered(o)));
+        }
+        let now = self.live.game().moves().len();
+        if now > moves {
+            let game = self.live.game();
+            let before = game.positions().nth(now - 1)?;
+            let mv = game.moves().last()?;
+            return Some(format!(
+                "{} played {}",
+                before.side_to_move(),
+                move_text(before, mv)
+            ));
+        }
+        if now < moves {
+            return Some(format!("{} moves taken back", moves - now));
+        }
+        match offer {
+            Some(o) if self.live.offer().is_none() => Some(self.after_notice(Notice::Declined(o))),
+            _ => None,
         }
     }
 
@@ -1517,6 +1680,25 @@ impl PlayScreen {
     }
 
     fn tick(&mut self, now: Tick, games_dir: &Path) {
+        if let Some(seat) = &mut self.table {
+            let before = (
+                self.live.game().moves().len(),
+                self.live.outcome(),
+                self.live.offer(),
+            );
+            if seat.pull(&mut self.live) {
+                self.selected = None;
+                self.choosing = None;
+                if let Some(m) = self.shared_news(before) {
+                    self.message = m;
+                }
+            }
+            if let Some(status) = self.table.as_ref().and_then(|s| s.status()) {
+                self.message = status;
+            }
+            // The server keeps the record; the finished game is not saved again here.
+            self.autosaved = true;
+        }
         self.follow_analysis();
         if let Some(n) = self.live.tick(now) {
             let m = self.after_notice(n);

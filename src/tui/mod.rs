@@ -5,6 +5,7 @@
 pub mod app;
 pub mod board;
 pub mod club;
+pub mod lobby;
 pub mod view;
 
 pub use view::draw;

@@ -820,3 +820,123 @@ fn the_club_server_shows_who_is_online() {
     let mut local = fresh();
     assert!(!render(&mut local, 100, 30, Duration::ZERO).contains("online"));
 }
+
+/// A member's session on a club server with `lobby`, on the lobby screen.
+fn member(lobby: &std::sync::Arc<crate::lobby::Lobby>, name: &str, id: i64) -> App {
+    let mut app = fresh();
+    app.user = name.into();
+    app.remote = true;
+    app.presence = Some(crate::lobby::Lobby::join(lobby, name, false));
+    app.server = Some((
+        std::sync::Arc::clone(lobby),
+        crate::lobby::Who {
+            name: name.into(),
+            member: Some(id),
+        },
+    ));
+    app.open_lobby(lobby.now());
+    app
+}
+
+#[test]
+fn two_terminals_play_one_game_through_the_lobby_and_a_third_watches() {
+    let lobby = std::sync::Arc::new(crate::lobby::Lobby::default());
+    let mut ton = member(&lobby, "Ton", 1);
+    let mut anna = member(&lobby, "Anna", 2);
+    let now = || lobby.now();
+    // Ton puts up a casual challenge to Anna, playing White, 5 minutes.
+    press(&mut ton, KeyCode::Char('c'), now());
+    press(&mut ton, KeyCode::Down, now());
+    for _ in 0..6 {
+        press(&mut ton, KeyCode::Backspace, now());
+    }
+    type_line(&mut ton, "5m", now());
+    press(&mut ton, KeyCode::Right, now());
+    press(&mut ton, KeyCode::Down, now());
+    press(&mut ton, KeyCode::Right, now());
+    press(&mut ton, KeyCode::Down, now());
+    type_line(&mut ton, "Anna", now());
+    press(&mut ton, KeyCode::Enter, now());
+    let text = render(&mut ton, 110, 30, now());
+    assert!(
+        text.contains("Ton → Anna · international · 5m · casual · Ton plays White"),
+        "{text}"
+    );
+    anna.tick(now());
+    let text = render(&mut anna, 110, 30, now());
+    assert!(text.contains("← to you"), "{text}");
+    press(&mut anna, KeyCode::Enter, now());
+    assert!(
+        matches!(anna.screen, Screen::Play(_)),
+        "Anna is at the board"
+    );
+    ton.tick(now());
+    assert!(
+        matches!(ton.screen, Screen::Play(_)),
+        "Ton is brought to the board"
+    );
+    assert!(screen(&anna).flipped && !screen(&ton).flipped);
+
+    // Anna cannot move for White; Ton can, and Anna's board follows.
+    type_line(&mut anna, "32-28", now());
+    assert_eq!(message(&anna), "Your opponent is to move");
+    type_line(&mut ton, "32-28", now());
+    assert_eq!(screen(&ton).live.game().moves().len(), 1);
+    anna.tick(now());
+    assert_eq!(message(&anna), "White played 32-28");
+    assert_eq!(
+        screen(&anna).live.clock().unwrap().running(),
+        Some(Color::Black),
+        "one clock, now Black's"
+    );
+
+    // A guest watches; they cannot move or resign.
+    let mut guest = fresh();
+    guest.user = "Guest 1".into();
+    guest.server = Some((
+        std::sync::Arc::clone(&lobby),
+        crate::lobby::Who {
+            name: "Guest 1".into(),
+            member: None,
+        },
+    ));
+    guest.open_lobby(now());
+    let text = render(&mut guest, 110, 30, now());
+    assert!(
+        text.contains("Ton – Anna · international · move 1"),
+        "{text}"
+    );
+    press(&mut guest, KeyCode::Enter, now());
+    type_line(&mut guest, ":resign", now());
+    assert!(
+        message(&guest).contains("spectators"),
+        "{}",
+        message(&guest)
+    );
+
+    // A draw offer crosses over and is declined; leaving a game in progress is refused.
+    type_line(&mut anna, ":draw", now());
+    ton.tick(now());
+    assert!(message(&ton).contains("offers a draw"), "{}", message(&ton));
+    type_line(&mut ton, ":decline", now());
+    type_line(&mut ton, ":q", now());
+    assert!(matches!(ton.screen, Screen::Play(_)));
+    assert!(message(&ton).contains("The game is on"));
+
+    type_line(&mut anna, ":resign", now());
+    ton.tick(now());
+    guest.tick(now());
+    let over = screen(&ton)
+        .live
+        .outcome()
+        .expect("the game is over for Ton too");
+    assert_eq!(
+        (over.winner, over.reason),
+        (Some(Color::White), Reason::Resignation)
+    );
+    assert!(screen(&guest).live.outcome().is_some());
+    lobby.referee();
+    assert!(lobby.rooms().is_empty());
+    type_line(&mut ton, ":q", now());
+    assert!(matches!(ton.screen, Screen::Lobby(_)), "back in the lobby");
+}

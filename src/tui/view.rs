@@ -34,6 +34,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
                 frame,
                 area,
                 *sel,
+                app.server.is_some(),
                 app.config_error.as_deref(),
                 app.notice.as_deref(),
                 online,
@@ -51,6 +52,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
         ),
         Screen::Play(p) => play(frame, area, p, palette, glyphs, numbers, now),
         Screen::Club(c) => c.draw(frame, area),
+        Screen::Lobby(l) => l.draw(frame, area),
     }
     if app.help {
         help(frame, area);
@@ -68,7 +70,7 @@ fn too_small(frame: &mut Frame, area: Rect, need: (u16, u16)) {
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
 }
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
     let h = height.min(area.height);
     Rect::new(
@@ -79,7 +81,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
-fn menu_line(label: String, focused: bool) -> Line<'static> {
+pub(super) fn menu_line(label: String, focused: bool) -> Line<'static> {
     if focused {
         Line::from(Span::styled(
             format!("▸ {label}"),
@@ -94,6 +96,7 @@ fn home(
     frame: &mut Frame,
     area: Rect,
     sel: usize,
+    server: bool,
     error: Option<&str>,
     notice: Option<&str>,
     online: Option<usize>,
@@ -107,7 +110,9 @@ fn home(
         Line::from(""),
     ];
     for (i, item) in HOME.iter().enumerate() {
-        lines.push(menu_line((*item).to_string(), i == sel));
+        // On the club server the lobby takes the place of loading files.
+        let item = if server && i == 1 { "Lobby" } else { item };
+        lines.push(menu_line(item.to_string(), i == sel));
     }
     lines.push(Line::from(""));
     lines.push(Line::from(
@@ -164,7 +169,13 @@ fn new_game(frame: &mut Frame, area: Rect, f: &NewGameForm) {
 }
 
 /// A bordered form with its error, if any, at the bottom.
-fn form(frame: &mut Frame, area: Rect, title: &str, mut lines: Vec<Line>, error: Option<&str>) {
+pub(super) fn form(
+    frame: &mut Frame,
+    area: Rect,
+    title: &str,
+    mut lines: Vec<Line>,
+    error: Option<&str>,
+) {
     if let Some(e) = error {
         lines.push(Line::from(""));
         lines.push(Line::from(e.to_string()));
