@@ -271,6 +271,15 @@ enum ClubCommand {
         #[command(subcommand)]
         command: TournamentCommand,
     },
+    /// Games played on the club server (`draughts serve`), finished and in progress.
+    Online {
+        /// Print this game's record (PDN) instead of the list.
+        #[arg(long, value_name = "ID")]
+        pdn: Option<i64>,
+        /// Only games not finished (in progress or adjourned).
+        #[arg(long)]
+        unfinished: bool,
+    },
     /// Recorded games: the tournaments' and the archive of games from elsewhere.
     Archive {
         #[command(subcommand)]
@@ -937,6 +946,32 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
         },
         ClubCommand::Tournament { command } => tournament_command(&mut store, command)?,
         ClubCommand::Rating { command } => rating_command(&store, command)?,
+        ClubCommand::Online { pdn: Some(id), .. } => {
+            print!("{}", club::online::get(&store, id)?.pdn);
+        }
+        ClubCommand::Online {
+            pdn: None,
+            unfinished,
+        } => {
+            for g in club::online::list(&store, unfinished)? {
+                let result = match g.record().map(|p| p.result) {
+                    Ok(r) if g.status == club::online::Status::Finished => {
+                        pdn::result_text(r, g.variant).to_string()
+                    }
+                    _ => format!("{:?}", g.status).to_lowercase(),
+                };
+                let moves = g.record().map_or(0, |p| p.line.moves.len());
+                println!(
+                    "{:>5}  {}  {:<13} {} – {}  {result}  {moves} plies{}",
+                    g.id,
+                    g.started,
+                    g.variant.name(),
+                    g.sides[0].name,
+                    g.sides[1].name,
+                    if g.rated { "  rated" } else { "" }
+                );
+            }
+        }
         ClubCommand::Archive { command } => match command {
             ArchiveCommand::Import { file, variant } => {
                 let bytes =

@@ -117,14 +117,17 @@ fn a_member_signs_in_with_a_key_and_uses_the_club() {
         ssh_args(&port, &member_key).join(" ")
     );
     let tmux = Tmux::start(&command, 100, 30);
+    // A session starts in the lobby; q goes to the home screen.
+    tmux.wait_for("Club lobby — Ton Sijbrands");
+    tmux.keys(&["q"]);
     tmux.wait_for("New game");
     tmux.keys(&["c"]);
     let screen = tmux.wait_for("Ton Sijbrands");
     assert!(screen.contains("Members"), "{screen}");
     tmux.keys(&["Escape"]);
-    tmux.wait_for("Load game");
+    tmux.wait_for("Lobby");
     // Files on the server are out of reach.
-    tmux.keys(&["l"]);
+    tmux.keys(&["s"]);
     tmux.wait_for("Not available over SSH");
     tmux.keys(&["n"]);
     tmux.keys(&["Enter"]);
@@ -149,7 +152,7 @@ fn a_member_signs_in_with_a_key_and_uses_the_club() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     tmux.keys(&["q"]);
-    tmux.wait_for("Load game");
+    tmux.wait_for("New game");
     tmux.keys(&["q"]);
     tmux.wait_for("EXITED");
 
@@ -216,13 +219,14 @@ fn guests_play_casual_games_and_one_address_has_a_connection_limit() {
         ssh_args(&port, &stranger).join(" ")
     );
     let tmux = Tmux::start(&command, 100, 30);
-    tmux.wait_for("New game");
+    tmux.wait_for("Club lobby — Guest 1");
+    tmux.keys(&["q"]);
     tmux.keys(&["c"]);
     tmux.wait_for("guests play casual games");
     // A second guest from the same address comes in and is seen online; a third connection is
     // refused.
     let other = Tmux::start(&command, 100, 30);
-    other.wait_for("New game");
+    other.wait_for("Club lobby — Guest 2");
     tmux.keys(&["Escape"]);
     tmux.wait_for("2 online");
     tmux.keys(&["o"]);
@@ -239,6 +243,8 @@ fn guests_play_casual_games_and_one_address_has_a_connection_limit() {
         .expect("ssh runs");
     assert_eq!(third.status.code(), Some(255), "{}", stderr(&third));
     other.keys(&["q"]);
+    other.wait_for("New game");
+    other.keys(&["q"]);
     other.wait_for("EXITED");
     tmux.wait_for("1 online");
     tmux.keys(&["q"]);
@@ -246,4 +252,136 @@ fn guests_play_casual_games_and_one_address_has_a_connection_limit() {
     let text = std::fs::read_to_string(&log).expect("the log file");
     assert!(text.contains("let in as Guest 1"), "{text}");
     assert!(text.contains("more than 2 connections"), "{text}");
+}
+
+/// Adds a member with a new key; the key's path.
+fn member_with_key(dir: &Path, db: &str, name: &str) -> std::path::PathBuf {
+    let key = dir.join(name.to_lowercase());
+    keygen(&key);
+    let o = draughts(&["club", "--db", db, "member", "add", name]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let public = key.with_extension("pub").display().to_string();
+    let o = draughts(&["club", "--db", db, "member", "add-key", name, &public]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    key
+}
+
+fn online_games(db: &Path) -> Vec<draughts::club::online::OnlineGame> {
+    let store = draughts::club::Store::open(db).expect("the club database");
+    draughts::club::online::list(&store, false).expect("online games")
+}
+
+#[test]
+fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let db_text = db.display().to_string();
+    let ton = member_with_key(dir.path(), &db_text, "Ton");
+    let anna = member_with_key(dir.path(), &db_text, "Anna");
+    let (_server, port) = serve(
+        &db,
+        &dir.path().join("host_key"),
+        &["--reconnect-seconds", "60"],
+    );
+    let session = |key: &Path, user: &str| {
+        let command = format!(
+            "ssh -tt {} {user}@127.0.0.1; echo EXITED; sleep 60",
+            ssh_args(&port, key).join(" ")
+        );
+        Tmux::start(&command, 110, 32)
+    };
+    let t = session(&ton, "ton");
+    t.wait_for("Club lobby — Ton");
+    let a = session(&anna, "anna");
+    a.wait_for("Club lobby — Anna");
+    t.wait_for("2 online");
+
+    // Ton challenges Anna: rated, 5 minutes + 2 s, Ton with White.
+    t.keys(&["c"]);
+    t.wait_for("New challenge");
+    t.keys(&["Down"]);
+    for _ in 0..8 {
+        t.keys(&["BSpace"]);
+    }
+    t.line("5m+2s");
+    t.keys(&["Down", "Right", "Down"]);
+    t.line("Anna");
+    t.keys(&["Enter"]);
+    t.wait_for("Challenge up: Ton → Anna");
+    let lobby = a.wait_for("← to you");
+    assert!(lobby.contains("rated · Ton plays White"), "{lobby}");
+    a.keys(&["Enter"]);
+    a.wait_for("The clock starts when both players are at the board");
+    t.wait_for("You play White");
+    a.wait_for("Both players are at the board");
+
+    t.line("32-28");
+    a.wait_for("White played 32-28");
+    a.line("19-23");
+    t.wait_for("Black played 19-23");
+    let games = online_games(&db);
+    assert_eq!(games.len(), 1);
+    assert_eq!(
+        games[0].record().expect("the record").line.moves.len(),
+        2,
+        "moves are written as they are played"
+    );
+
+    // Anna's connection drops: Ton is told, and the game waits for her.
+    drop(a);
+    t.wait_for("Anna (Black) has left: forfeit in");
+    let a = session(&anna, "anna");
+    // Back in, she is put straight into the game.
+    a.wait_for("You play Black");
+    a.wait_for("19-23");
+    t.wait_for("Both players are at the board");
+    t.line("28x19");
+    a.wait_for("White played 28x19");
+
+    a.line(":resign");
+    a.wait_for("Black resigned");
+    t.wait_for("Black resigned");
+    let games = online_games(&db);
+    let game = &games[0];
+    assert_eq!(game.status, draughts::club::online::Status::Finished);
+    let record = game.record().expect("the record");
+    assert_eq!(record.line.moves.len(), 3);
+    assert_eq!(record.tag("White"), Some("Ton"));
+    assert_eq!(record.tag("Black"), Some("Anna"));
+    assert_eq!(record.tag("TimeControl"), Some("5m+2s"));
+    let pdn = draughts(&[
+        "club",
+        "--db",
+        &db_text,
+        "online",
+        "--pdn",
+        &game.id.to_string(),
+    ]);
+    let text = stdout(&pdn);
+    assert!(
+        text.contains("1. 32-28") && text.contains("19-23") && text.contains("2. 28x19"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[Termination \"White wins (resignation)"),
+        "{text}"
+    );
+    assert!(stdout(&pdn).contains("2-0"), "{}", stdout(&pdn));
+    let list = draughts(&["club", "--db", &db_text, "online"]);
+    assert!(
+        stdout(&list).contains("Ton – Anna  2-0  3 plies  rated"),
+        "{}",
+        stdout(&list)
+    );
+    let ratings = draughts(&["club", "--db", &db_text, "rating", "history", "Ton"]);
+    assert!(
+        stdout(&ratings).contains("Anna"),
+        "{}{}",
+        stdout(&ratings),
+        stderr(&ratings)
+    );
+
+    // Both go back to the lobby.
+    t.line(":q");
+    t.wait_for("Club lobby — Ton");
 }

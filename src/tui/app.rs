@@ -269,6 +269,8 @@ pub struct PlayScreen {
     pub analysis: Option<Analysis>,
     /// This session's seat at a game on the club server (the game itself lives there).
     pub table: Option<crate::lobby::Seat>,
+    /// What the server last said about the game (a player away, the clock waiting).
+    pub table_status: Option<String>,
 }
 
 /// Which screen is shown.
@@ -420,6 +422,7 @@ impl App {
             remote_failed: false,
             analysis: None,
             table: None,
+            table_status: None,
         };
         if screen.live.tag("White").is_none() {
             let name = |p: &PlayerKind, _side: &str| match p {
@@ -1693,8 +1696,16 @@ impl PlayScreen {
                     self.message = m;
                 }
             }
-            if let Some(status) = self.table.as_ref().and_then(|s| s.status()) {
-                self.message = status;
+            let status = self.table.as_ref().and_then(|s| s.status());
+            if status != self.table_status {
+                match &status {
+                    Some(s) => self.message = s.clone(),
+                    None if self.live.outcome().is_none() => {
+                        self.message = "Both players are at the board".into();
+                    }
+                    None => {}
+                }
+                self.table_status = status;
             }
             // The server keeps the record; the finished game is not saved again here.
             self.autosaved = true;
