@@ -311,7 +311,6 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     let lobby = a.wait_for("← to you");
     assert!(lobby.contains("rated · Ton plays White"), "{lobby}");
     a.keys(&["Enter"]);
-    a.wait_for("The clock starts when both players are at the board");
     t.wait_for("You play White");
     a.wait_for("Both players are at the board");
 

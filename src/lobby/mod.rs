@@ -5,7 +5,7 @@
 
 mod room;
 
-pub use room::{Room, Seat, Table, Who};
+pub use room::{Room, Seat, Table, Waker, Who};
 
 use crate::board::Color;
 use crate::clock::{Tick, TimeControl};
@@ -657,22 +657,32 @@ mod tests {
         assert!(lobby.challenges("Anna").is_empty());
         assert!(Arc::ptr_eq(&lobby.game_of("Ton").unwrap(), &room));
 
-        let mut white = room.sit("Ton");
+        let mut white = room.sit("Ton", None);
         assert_eq!(white.color(), Some(Color::White));
         let mut local_w = room.table().live.clone();
         white.pull(&mut local_w);
         assert!(white.status().is_some(), "the clock waits for both players");
         assert!(local_w.clock().unwrap().running().is_none());
-        let mut black = room.sit("Anna");
+        let woken = Arc::new(AtomicU64::new(0));
+        let count = Arc::clone(&woken);
+        let waker: Waker = Arc::new(move || {
+            count.fetch_add(1, Ordering::Relaxed);
+        });
+        let mut black = room.sit("Anna", Some(waker));
         let mut local_b = room.table().live.clone();
         black.pull(&mut local_b);
         assert_eq!(local_b.clock().unwrap().running(), Some(Color::White));
-        let spectator = room.sit("Guest 1");
+        let spectator = room.sit("Guest 1", None);
         assert_eq!(spectator.color(), None);
         assert!(room.line().contains("1 watching"));
 
         first_move(&mut white, &mut local_w, lobby.now());
         assert!(black.pull(&mut local_b), "Black sees the move");
+        assert_eq!(
+            woken.load(Ordering::Relaxed),
+            2,
+            "woken at the start and by the move"
+        );
         assert_eq!(local_b.game().moves().len(), 1);
         assert_eq!(local_b.clock().unwrap().running(), Some(Color::Black));
         // A request on a position not seen yet is refused, not applied to another position.
@@ -723,10 +733,10 @@ mod tests {
             panic!()
         };
         let room = lobby.accept(id, &anna).unwrap();
-        let white = room.sit("Anna");
-        let black = room.sit("Ton");
+        let white = room.sit("Anna", None);
+        let black = room.sit("Ton", None);
         // A second session of the same member keeps the seat when the first goes.
-        let again = room.sit("Ton");
+        let again = room.sit("Ton", None);
         drop(black);
         lobby.referee();
         assert!(!room.is_over());
@@ -749,8 +759,8 @@ mod tests {
             panic!()
         };
         let room = lobby.accept(id, &anna).unwrap();
-        let mut white = room.sit("Ton");
-        let _black = room.sit("Anna");
+        let mut white = room.sit("Ton", None);
+        let _black = room.sit("Anna", None);
         let mut local = room.table().live.clone();
         first_move(&mut white, &mut local, lobby.now());
         drop(lobby);
@@ -765,8 +775,8 @@ mod tests {
         let room = again.game_of("Anna").expect("resumed");
         assert_eq!(room.table().live.game().moves().len(), 1);
         assert!(room.table().waiting);
-        let _a = room.sit("Anna");
-        let _t = room.sit("Ton");
+        let _a = room.sit("Anna", None);
+        let _t = room.sit("Ton", None);
         assert_eq!(
             room.table().live.clock().unwrap().running(),
             Some(Color::Black),

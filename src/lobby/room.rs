@@ -48,19 +48,32 @@ pub struct Table {
     finished: bool,
 }
 
+/// Wakes a session that shows a game, so that it redraws at once after a change.
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
 /// A game on the server.
-#[derive(Debug)]
 pub struct Room {
     /// A number for the lobby's list.
     pub id: u64,
     table: Mutex<Table>,
     shared: Arc<Shared>,
+    wakers: Mutex<Vec<(u64, Waker)>>,
+    seats: std::sync::atomic::AtomicU64,
+}
+
+impl std::fmt::Debug for Room {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Room")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A session's place at a game: a player's (with their colour) or a spectator's.
 #[derive(Debug)]
 pub struct Seat {
     room: Arc<Room>,
+    id: u64,
     color: Option<Color>,
     seen: u64,
     /// The position this seat last saw (plies and hash): a move or request made on another
@@ -96,6 +109,15 @@ impl Room {
                 finished: false,
             }),
             shared,
+            wakers: Mutex::new(Vec::new()),
+            seats: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// Wakes every session showing the game.
+    fn wake(&self) {
+        for (_, w) in self.wakers.lock().unwrap_or_else(|e| e.into_inner()).iter() {
+            w();
         }
     }
 
@@ -105,9 +127,19 @@ impl Room {
         self.table.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Takes a seat: a player's if `name` plays here, else a spectator's.
-    pub fn sit(self: &Arc<Room>, name: &str) -> Seat {
+    /// Takes a seat: a player's if `name` plays here, else a spectator's; `waker` is called
+    /// whenever the game changes.
+    pub fn sit(self: &Arc<Room>, name: &str, waker: Option<Waker>) -> Seat {
         let now = self.shared.now();
+        let id = self
+            .seats
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Some(w) = waker {
+            self.wakers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((id, w));
+        }
         let mut t = self.table();
         let color = [Color::White, Color::Black]
             .into_iter()
@@ -120,12 +152,14 @@ impl Room {
                     t.waiting = false;
                     t.live.start_clock(now);
                     t.version += 1;
+                    self.wake();
                 }
             }
             None => t.watching += 1,
         }
         Seat {
             room: Arc::clone(self),
+            id,
             color,
             seen: 0,
             position: (0, 0),
@@ -161,6 +195,7 @@ impl Room {
             }
             if changed {
                 t.version += 1;
+                self.wake();
             }
         }
         self.write(&mut t);
@@ -278,6 +313,7 @@ impl Seat {
         let notices = f(&mut t.live);
         t.version += 1;
         self.room.write(&mut t);
+        self.room.wake();
         *local = t.live.clone();
         self.seen = t.version;
         self.position = position(&t.live);
@@ -322,6 +358,11 @@ fn position(live: &LiveGame) -> (usize, u64) {
 
 impl Drop for Seat {
     fn drop(&mut self) {
+        self.room
+            .wakers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|(id, _)| *id != self.id);
         let now = self.room.shared.now();
         let mut t = self.room.table();
         match self.color {

@@ -123,6 +123,8 @@ pub(crate) enum Input {
     Bytes(Vec<u8>),
     /// The terminal's new size.
     Resize(u16, u16),
+    /// A game shown changed: redraw now.
+    Wake,
 }
 
 #[derive(Clone)]
@@ -167,6 +169,17 @@ struct Terminal {
     colorterm: Option<String>,
     no_color: bool,
     input: Option<SyncSender<Input>>,
+    /// The sender games use to wake the session; emptied when the channel goes, so that the
+    /// session sees its input end.
+    wake: Arc<Mutex<Option<SyncSender<Input>>>>,
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        if let Ok(mut w) = self.wake.lock() {
+            *w = None;
+        }
+    }
 }
 
 /// One connection.
@@ -286,6 +299,7 @@ impl russh::server::Handler for Connection {
                 colorterm: None,
                 no_color: false,
                 input: None,
+                wake: Arc::default(),
             },
         );
         reply.accept().await;
@@ -352,6 +366,10 @@ impl russh::server::Handler for Connection {
             })
         };
         let (input, events) = std::sync::mpsc::sync_channel(256);
+        if let Ok(mut w) = t.wake.lock() {
+            *w = Some(input.clone());
+        }
+        let waker = Arc::clone(&t.wake);
         t.input = Some(input);
         let (output, outgoing) = tokio::sync::mpsc::channel(64);
         let (name, member) = match who {
@@ -366,6 +384,14 @@ impl russh::server::Handler for Connection {
             tablebases: self.options.tablebases.clone(),
             size: t.size,
             depth,
+            // A full queue already wakes the session.
+            wake: Arc::new(move || {
+                if let Ok(w) = waker.lock()
+                    && let Some(w) = w.as_ref()
+                {
+                    let _ = w.try_send(Input::Wake);
+                }
+            }),
         };
         session.channel_success(channel)?;
         tokio::spawn(forward(session.handle(), channel, outgoing));

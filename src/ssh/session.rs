@@ -30,6 +30,7 @@ pub(crate) struct Setup {
     pub tablebases: Option<PathBuf>,
     pub size: (u16, u16),
     pub depth: ColorDepth,
+    pub wake: crate::lobby::Waker,
 }
 
 /// The screen's bytes, sent to the channel at each flush (a bounded queue: a client that does
@@ -82,6 +83,7 @@ pub(crate) fn run(
             member: setup.member,
         },
     ));
+    app.waker = Some(setup.wake.clone());
     app.open_lobby(lobby.now());
     let mut screen = Screen {
         buffer: Vec::new(),
@@ -138,6 +140,7 @@ fn next_event(
     match events.recv_timeout(wait) {
         Ok(Input::Bytes(bytes)) => queue.extend(decoder.feed(&bytes)),
         Ok(Input::Resize(w, h)) => queue.push_back(Event::Resize(w, h)),
+        Ok(Input::Wake) => {}
         Err(RecvTimeoutError::Timeout) => queue.extend(decoder.flush()),
         Err(RecvTimeoutError::Disconnected) => {
             return Err(io::Error::new(

@@ -328,6 +328,8 @@ pub struct App {
     pub presence: Option<crate::lobby::Ticket>,
     /// The club server's lobby, and who this session is there.
     pub server: Option<(Arc<crate::lobby::Lobby>, crate::lobby::Who)>,
+    /// Wakes this session's event loop when a game it shows changes.
+    pub waker: Option<crate::lobby::Waker>,
     /// Whether the list of who is online is shown over the screen.
     pub online: bool,
     /// A message for the home screen (e.g. the club database could not be opened).
@@ -356,6 +358,7 @@ impl App {
             guest: false,
             presence: None,
             server: None,
+            waker: None,
             online: false,
             notice: None,
         }
@@ -622,7 +625,7 @@ impl App {
     /// Shows a game on the club server: as a player if this member plays in it, else as a
     /// spectator.
     pub fn join(&mut self, room: Arc<crate::lobby::Room>, now: Tick) {
-        let seat = room.sit(&self.user);
+        let seat = room.sit(&self.user, self.waker.clone());
         let live = room.table().live.clone();
         let variant = live.game().variant();
         self.start_game(
