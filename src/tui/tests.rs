@@ -862,6 +862,11 @@ fn two_terminals_play_one_game_through_the_lobby_and_a_third_watches() {
         text.contains("Ton → Anna · international · 5m · casual · Ton plays White"),
         "{text}"
     );
+    // Anna, on the home screen, is told; in the lobby the challenge is marked for her.
+    press(&mut anna, KeyCode::Char('q'), now());
+    let text = render(&mut anna, 110, 30, now());
+    assert!(text.contains("1 challenge(s) for you"), "{text}");
+    press(&mut anna, KeyCode::Char('l'), now());
     anna.tick(now());
     let text = render(&mut anna, 110, 30, now());
     assert!(text.contains("← to you"), "{text}");

@@ -30,6 +30,14 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
     match &mut app.screen {
         Screen::Home(sel) => {
             let online = app.presence.as_ref().map(|t| t.lobby().online().len());
+            let for_me = app.server.as_ref().map_or(0, |(lobby, who)| {
+                lobby
+                    .challenges(&who.name)
+                    .iter()
+                    .filter(|c| c.to.as_deref() == Some(who.name.as_str()))
+                    .count()
+            });
+            let online = online.map(|n| (n, for_me));
             home(
                 frame,
                 area,
@@ -99,7 +107,7 @@ fn home(
     server: bool,
     error: Option<&str>,
     notice: Option<&str>,
-    online: Option<usize>,
+    online: Option<(usize, usize)>,
 ) {
     let mut lines = vec![
         Line::from(Span::styled(
@@ -118,8 +126,13 @@ fn home(
     lines.push(Line::from(
         "↑↓ choose · Enter open · n l c s · ? keys · q quit",
     ));
-    if let Some(n) = online {
+    if let Some((n, for_me)) = online {
         lines.push(Line::from(format!("{n} online · o: who is online")));
+        if for_me > 0 {
+            lines.push(Line::from(format!(
+                "{for_me} challenge(s) for you: l opens the lobby"
+            )));
+        }
     }
     if let Some(e) = error {
         lines.push(Line::from(""));
