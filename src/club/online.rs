@@ -360,6 +360,53 @@ mod tests {
     }
 
     #[test]
+    fn a_tournament_game_played_online_becomes_its_pairing_result() {
+        use crate::club::tiebreak::TieBreak;
+        use crate::club::tournament::{self, NewTournament, System};
+        let (_dir, mut s, sides) = club();
+        tournament::create(
+            &mut s,
+            &NewTournament {
+                name: "Autumn",
+                system: System::RoundRobin,
+                variant: Variant::International,
+                time_control: Some("10m+5s"),
+                scoring: "2-1-0".parse().unwrap(),
+                rated: true,
+                tiebreaks: vec![TieBreak::SonnebornBerger],
+            },
+        )
+        .unwrap();
+        tournament::enter(&mut s, "Autumn", &["Ton".into(), "Anna".into()]).unwrap();
+        tournament::pair_next(&mut s, "Autumn").unwrap();
+        let p = tournament::pairings(&s, "Autumn", Some(1)).unwrap()[0].clone();
+        let t = tournament::find(&s, "Autumn").unwrap();
+        let white = if p.white == "Ton" { 0 } else { 1 };
+        let players = [sides[white].clone(), sides[1 - white].clone()];
+        assert_eq!(tournament::to_play(&s, "Anna").unwrap().len(), 1);
+        let mut live = LiveGame::new(Game::new(Variant::International), Options::default());
+        let id = start(
+            &mut s,
+            &NewGame {
+                variant: Variant::International,
+                sides: players,
+                rated: false,
+                pairing: Some((t.id, 1)),
+                pdn: &live.pdn(),
+            },
+        )
+        .unwrap();
+        live.offer_draw(crate::board::Color::White, Default::default());
+        live.accept(crate::board::Color::Black, Default::default());
+        finish(&mut s, id, &live.pdn()).unwrap();
+        let after = tournament::pairings(&s, "Autumn", Some(1)).unwrap()[0].clone();
+        assert_eq!(after.result, Some(tournament::Outcome::Draw));
+        assert!(tournament::game_pdn(&s, after.id).unwrap().is_some());
+        assert!(tournament::to_play(&s, "Anna").unwrap().is_empty());
+        assert_eq!(get(&s, id).unwrap().status, Status::Finished);
+    }
+
+    #[test]
     fn casual_games_and_guests_leave_ratings_alone() {
         let (_dir, mut s, [ton, _]) = club();
         let guest = Side {

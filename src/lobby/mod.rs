@@ -595,8 +595,19 @@ impl Ticket {
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        if let Ok(mut s) = self.lobby.sessions.lock() {
-            s.retain(|(id, _)| *id != self.id);
+        let mut sessions = lock(&self.lobby.sessions);
+        let Some(name) = sessions
+            .iter()
+            .find(|(id, _)| *id == self.id)
+            .map(|(_, p)| p.name.clone())
+        else {
+            return;
+        };
+        sessions.retain(|(id, _)| *id != self.id);
+        // A challenge stands while its author is online in some session.
+        if !sessions.iter().any(|(_, p)| p.name == name) {
+            drop(sessions);
+            lock(&self.lobby.challenges).retain(|c| c.from.name != name);
         }
     }
 }
@@ -855,10 +866,26 @@ mod tests {
                 .iter()
                 .any(|p| p.doing == "playing International")
         );
+        let challenge = Challenge {
+            id: 0,
+            from: Who {
+                name: "Ton".into(),
+                member: Some(1),
+            },
+            to: None,
+            variant: Variant::International,
+            clock: None,
+            rated: false,
+            color: None,
+            pairing: None,
+        };
+        lobby.challenge(challenge).unwrap();
         drop(again);
+        assert_eq!(lobby.challenges("Anna").len(), 1, "Ton is still online");
         drop(guest);
         assert_eq!(lobby.online().len(), 1);
         drop(ton);
         assert!(lobby.online().is_empty());
+        assert!(lobby.challenges("Anna").is_empty(), "gone with Ton");
     }
 }

@@ -474,8 +474,14 @@ impl App {
                 self.screen,
                 Screen::Home(_) | Screen::Lobby(_) | Screen::Club(_)
             );
-            if idle && let Some(room) = lobby.game_of(&who.name) {
-                self.join(room, now);
+            if let Some(room) = lobby.game_of(&who.name) {
+                match &mut self.screen {
+                    _ if idle => self.join(room, now),
+                    Screen::Play(p) if p.table.is_none() => {
+                        p.message = "Your game on the club server has started: q goes to it".into();
+                    }
+                    _ => {}
+                }
             }
         }
         if let Screen::Lobby(l) = &mut self.screen {
