@@ -147,7 +147,7 @@ async fn pair(a: Terminal, b: Terminal, plies: usize) -> Result<Vec<Duration>, S
     a.send(format!("{}\r\r", b.name).as_bytes()).await?;
     b.wait_for("to you").await?;
     b.send(b"\r").await?;
-    a.wait_for("You play White").await?;
+    a.wait_for("you play White").await?;
     b.wait_for("Both players are at the board").await?;
     let mut game = Game::new(Variant::International);
     let mut latencies = Vec::new();

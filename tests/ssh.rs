@@ -311,7 +311,7 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     let lobby = a.wait_for("← to you");
     assert!(lobby.contains("rated · Ton plays White"), "{lobby}");
     a.keys(&["Enter"]);
-    t.wait_for("You play White");
+    t.wait_for("you play White");
     a.wait_for("Both players are at the board");
 
     t.line("32-28");
@@ -331,7 +331,7 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     t.wait_for("Anna (Black) has left: forfeit in");
     let a = session(&anna, "anna");
     // Back in, she is put straight into the game.
-    a.wait_for("You play Black");
+    a.wait_for("you play Black");
     a.wait_for("19-23");
     t.wait_for("Both players are at the board");
     t.line("28x19");
@@ -383,4 +383,76 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     // Both go back to the lobby.
     t.line(":q");
     t.wait_for("Club lobby — Ton");
+}
+
+/// Stops the server with SIGTERM and waits for it to exit cleanly.
+fn terminate(server: &mut Server) {
+    let pid = server.0.id().to_string();
+    let sent = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill");
+    assert!(sent.success());
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        if let Some(status) = server.0.try_wait().expect("wait") {
+            assert!(status.success(), "{status}");
+            return;
+        }
+        assert!(std::time::Instant::now() < until, "the server did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_game_in_progress_survives_a_server_restart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let db_text = db.display().to_string();
+    let host_key = dir.path().join("host_key");
+    let ton = member_with_key(dir.path(), &db_text, "Ton");
+    let anna = member_with_key(dir.path(), &db_text, "Anna");
+    let session = |port: &str, key: &Path, user: &str| {
+        let command = format!(
+            "ssh -tt {} {user}@127.0.0.1; echo EXITED; sleep 60",
+            ssh_args(port, key).join(" ")
+        );
+        Tmux::start(&command, 110, 32)
+    };
+    let (mut server, port) = serve(&db, &host_key, &[]);
+    let t = session(&port, &ton, "ton");
+    t.wait_for("Club lobby — Ton");
+    // An open challenge with the default settings (10m+5s, rated), taken by Anna.
+    t.keys(&["c"]);
+    t.wait_for("New challenge");
+    t.keys(&["Up", "Enter"]);
+    t.wait_for("Challenge up");
+    let a = session(&port, &anna, "anna");
+    a.wait_for("Ton → anyone");
+    a.keys(&["Enter"]);
+    a.wait_for("Both players are at the board");
+    let white_is_ton = t.wait_for("you play").contains("you play White");
+    let (white, black) = if white_is_ton { (&t, &a) } else { (&a, &t) };
+    white.line("32-28");
+    black.wait_for("White played 32-28");
+
+    terminate(&mut server);
+    t.wait_for("EXITED");
+    a.wait_for("EXITED");
+    let games = online_games(&db);
+    assert_eq!(games[0].status, draughts::club::online::Status::Playing);
+    assert_eq!(games[0].record().expect("record").line.moves.len(), 1);
+
+    let (_server, port) = serve(&db, &host_key, &[]);
+    let t = session(&port, &ton, "ton");
+    t.wait_for("The clock starts when both players are at the board");
+    let a = session(&port, &anna, "anna");
+    a.wait_for("you play");
+    t.wait_for("Both players are at the board");
+    let (white, black) = if white_is_ton { (&t, &a) } else { (&a, &t) };
+    black.wait_for("32-28");
+    black.line("19-23");
+    white.wait_for("Black played 19-23");
+    let games = online_games(&db);
+    assert_eq!(games[0].record().expect("record").line.moves.len(), 2);
 }

@@ -399,10 +399,10 @@ impl Lobby {
 
     /// The game in progress `name` plays in, if any.
     pub fn game_of(&self, name: &str) -> Option<Arc<Room>> {
-        lock(&self.rooms)
-            .iter()
+        // Each room is looked at without holding the list: a room may be busy writing a move.
+        self.rooms()
+            .into_iter()
             .find(|r| r.plays(name) && !r.is_over())
-            .cloned()
     }
 
     /// Checks every game's clock and absent players; finished games leave the list (their seats

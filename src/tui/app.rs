@@ -474,7 +474,8 @@ impl App {
                 self.screen,
                 Screen::Home(_) | Screen::Lobby(_) | Screen::Club(_)
             );
-            if let Some(room) = lobby.game_of(&who.name) {
+            let at_table = matches!(&self.screen, Screen::Play(p) if p.table.is_some());
+            if !at_table && let Some(room) = lobby.game_of(&who.name) {
                 match &mut self.screen {
                     _ if idle => self.join(room, now),
                     Screen::Play(p) if p.table.is_none() => {
@@ -653,6 +654,8 @@ impl App {
                 None => "You are watching: [ ] steps through the moves, q leaves".into(),
             };
             p.table = Some(seat);
+            // The first frame says whether the opponent is there yet.
+            p.table_status = Some(String::new());
         }
     }
 
@@ -1547,6 +1550,11 @@ impl PlayScreen {
             return Some(self.after_notice(Notice::Offered(o)));
         }
         let now = self.live.game().moves().len();
+        if now > moves
+            && let Some((_, words)) = self.live.proposal()
+        {
+            return Some(format!("{words} — the losing side may :accept"));
+        }
         if now > moves {
             let game = self.live.game();
             let before = game.positions().nth(now - 1)?;
@@ -1692,6 +1700,25 @@ impl PlayScreen {
     }
 
     fn tick(&mut self, now: Tick, games_dir: &Path) {
+        // What the server says about the room first; news of the game itself wins over it.
+        if self.table.is_some() {
+            let status = self.table.as_ref().and_then(|s| s.status());
+            if status != self.table_status {
+                match &status {
+                    Some(s) => self.message = s.clone(),
+                    None if self.live.outcome().is_none() => {
+                        self.message = match self.table.as_ref().and_then(|s| s.color()) {
+                            Some(c) => format!(
+                                "Both players are at the board — you play {c}: type a move or use the arrow keys; :draw, :resign"
+                            ),
+                            None => "Both players are at the board".into(),
+                        };
+                    }
+                    None => {}
+                }
+                self.table_status = status;
+            }
+        }
         if let Some(seat) = &mut self.table {
             let before = (
                 self.live.game().moves().len(),
@@ -1704,17 +1731,6 @@ impl PlayScreen {
                 if let Some(m) = self.shared_news(before) {
                     self.message = m;
                 }
-            }
-            let status = self.table.as_ref().and_then(|s| s.status());
-            if status != self.table_status {
-                match &status {
-                    Some(s) => self.message = s.clone(),
-                    None if self.live.outcome().is_none() => {
-                        self.message = "Both players are at the board".into();
-                    }
-                    None => {}
-                }
-                self.table_status = status;
             }
             // The server keeps the record; the finished game is not saved again here.
             self.autosaved = true;
