@@ -182,23 +182,7 @@ fn a_member_signs_in_with_a_key_and_uses_the_club() {
 
     // SIGTERM stops the server cleanly.
     let mut server = server;
-    let pid = server.0.id().to_string();
-    assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .expect("kill")
-            .success()
-    );
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        if let Some(status) = server.0.try_wait().expect("wait") {
-            assert!(status.success(), "{status}");
-            break;
-        }
-        assert!(std::time::Instant::now() < until, "the server did not stop");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    terminate(&mut server);
 }
 
 #[test]
