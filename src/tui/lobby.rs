@@ -92,6 +92,8 @@ pub struct LobbyScreen {
     pub message: String,
     slow: Vec<Row>,
     read: Option<Tick>,
+    /// The club database, kept open between reads.
+    store: Option<Store>,
 }
 
 impl LobbyScreen {
@@ -107,6 +109,7 @@ impl LobbyScreen {
             message: "c: new challenge · Enter: accept, watch or resume".into(),
             slow: Vec::new(),
             read: None,
+            store: None,
         }
     }
 
@@ -135,13 +138,16 @@ impl LobbyScreen {
         self.selected = self.selected.min(self.rows.len().saturating_sub(1));
     }
 
-    fn read_club(&self) -> Vec<Row> {
+    fn read_club(&mut self) -> Vec<Row> {
         let (Some(db), Some(_)) = (&self.db, self.who.member) else {
             return Vec::new();
         };
+        if self.store.is_none() {
+            self.store = Store::open(db).ok();
+        }
         let mut rows = Vec::new();
-        if let Ok(store) = Store::open(db)
-            && let Ok(games) = crate::club::tournament::to_play(&store, &self.who.name)
+        if let Some(store) = &self.store
+            && let Ok(games) = crate::club::tournament::to_play(store, &self.who.name)
         {
             for (t, p) in games {
                 let clock = t
