@@ -364,9 +364,18 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
         stderr(&ratings)
     );
 
-    // Both go back to the lobby.
+    // Both go back to the lobby; the server's log has the game's start and end.
     t.line(":q");
     t.wait_for("Club lobby — Ton");
+    let log = std::fs::read_to_string(dir.path().join("draughts-serve.log")).expect("the log");
+    assert!(
+        log.contains("game started: Ton – Anna, international, rated"),
+        "{log}"
+    );
+    assert!(
+        log.contains("Ton – Anna: White wins (resignation)"),
+        "{log}"
+    );
 }
 
 /// Stops the server with SIGTERM and waits for it to exit cleanly.

@@ -379,6 +379,13 @@ impl Lobby {
                 Ok(())
             })
             .map_err(|e| format!("the game could not be written to the club database: {e}"))?;
+        tracing::info!(
+            "game started: {} – {}, {}{}",
+            players[0].name,
+            players[1].name,
+            variant.name(),
+            if rated { ", rated" } else { "" }
+        );
         let room = Arc::new(Room::new(
             self.id(),
             Arc::clone(&self.shared),

@@ -221,6 +221,14 @@ impl Room {
         });
         match result {
             Ok(()) => {
+                if over {
+                    tracing::info!(
+                        "online game {id}: {} – {}: {}",
+                        t.players[0].name,
+                        t.players[1].name,
+                        t.live.ending().unwrap_or("over")
+                    );
+                }
                 t.written = moves;
                 t.finished = over;
                 t.trouble = None;
