@@ -220,6 +220,15 @@ fn parse_words(text: &str) -> Result<TimeControl, String> {
 }
 
 impl TimeControl {
+    /// Reads a time control from a form or an option, where an empty text, `none`, `-` or `?`
+    /// (PDN's "unknown") means an untimed game.
+    pub fn parse_optional(text: &str) -> Result<Option<TimeControl>, TimeControlError> {
+        match text.trim() {
+            "" | "none" | "-" | "?" => Ok(None),
+            t => TimeControl::parse(t).map(Some),
+        }
+    }
+
     /// Reads a time control in the syntax of this module's documentation (or the numeric form of
     /// PGN/PDN `TimeControl` tags, seconds: `300+3`, `50/7200:25/3600`).
     pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {

@@ -792,10 +792,8 @@ fn game_setup(app: &App, args: PlayArgs) -> Result<GameSetup> {
             .and_then(|g| g.tag("TimeControl").map(str::to_string))
             .unwrap_or_else(|| app.config.clock.clone())
     });
-    let clock = match clock_text.trim() {
-        "" | "none" | "-" | "?" => None,
-        t => Some(TimeControl::parse(t).map_err(|e| anyhow::anyhow!("--clock: {e}"))?),
-    };
+    let clock =
+        TimeControl::parse_optional(&clock_text).map_err(|e| anyhow::anyhow!("--clock: {e}"))?;
     let start = match &args.fen {
         Some(f) => Some(start_position(f, variant).map_err(anyhow::Error::msg)?),
         None => None,
@@ -954,13 +952,14 @@ fn club(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
             unfinished,
         } => {
             for g in club::online::list(&store, unfinished)? {
-                let result = match g.record().map(|p| p.result) {
-                    Ok(r) if g.status == club::online::Status::Finished => {
-                        pdn::result_text(r, g.variant).to_string()
+                let record = g.record();
+                let result = match &record {
+                    Ok(p) if g.status == club::online::Status::Finished => {
+                        pdn::result_text(p.result, g.variant).to_string()
                     }
                     _ => format!("{:?}", g.status).to_lowercase(),
                 };
-                let moves = g.record().map_or(0, |p| p.line.moves.len());
+                let moves = record.map_or(0, |p| p.line.moves.len());
                 println!(
                     "{:>5}  {}  {:<13} {} – {}  {result}  {moves} plies{}",
                     g.id,

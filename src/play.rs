@@ -455,26 +455,24 @@ impl LiveGame {
 
     /// `by` resigns.
     pub fn resign(&mut self, by: Color, now: Tick) -> Notice {
-        if let Some(n) = self.over() {
-            return n;
-        }
-        let o = Outcome {
-            winner: Some(by.opposite()),
-            reason: Reason::Resignation,
-        };
-        self.finish(o, format!("{o}: {by} resigned"), now)
+        self.lose(by, Reason::Resignation, "resigned", now)
     }
 
     /// `absent` left the game and did not return in time: they lose by forfeit.
     pub fn forfeit(&mut self, absent: Color, now: Tick) -> Notice {
+        self.lose(absent, Reason::Forfeit, "left and did not return", now)
+    }
+
+    /// `side` loses for `reason` (unless the game is already over).
+    fn lose(&mut self, side: Color, reason: Reason, why: &str, now: Tick) -> Notice {
         if let Some(n) = self.over() {
             return n;
         }
         let o = Outcome {
-            winner: Some(absent.opposite()),
-            reason: Reason::Forfeit,
+            winner: Some(side.opposite()),
+            reason,
         };
-        self.finish(o, format!("{o}: {absent} left and did not return"), now)
+        self.finish(o, format!("{o}: {side} {why}"), now)
     }
 
     /// Pauses or resumes the clock (casual games only).

@@ -77,6 +77,15 @@ fn ssh_args(port: &str, key: &Path) -> Vec<String> {
     .collect()
 }
 
+/// `ssh -tt` as `user` with `key` in a tmux terminal of `size`; the pane stays after it ends.
+fn ssh_session(port: &str, key: &Path, user: &str, (width, height): (u16, u16)) -> Tmux {
+    let command = format!(
+        "ssh -tt {} {user}@127.0.0.1; echo EXITED; sleep 60",
+        ssh_args(port, key).join(" ")
+    );
+    Tmux::start(&command, width, height)
+}
+
 #[test]
 fn a_member_signs_in_with_a_key_and_uses_the_club() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -112,11 +121,7 @@ fn a_member_signs_in_with_a_key_and_uses_the_club() {
     }
 
     // The member, in a real terminal: home screen, the club's members, a game, a resize, quit.
-    let command = format!(
-        "ssh -tt {} ton@127.0.0.1; echo EXITED; sleep 60",
-        ssh_args(&port, &member_key).join(" ")
-    );
-    let tmux = Tmux::start(&command, 100, 30);
+    let tmux = ssh_session(&port, &member_key, "ton", (100, 30));
     // A session starts in the lobby; q goes to the home screen.
     tmux.wait_for("Club lobby — Ton Sijbrands");
     tmux.keys(&["q"]);
@@ -198,18 +203,14 @@ fn guests_play_casual_games_and_one_address_has_a_connection_limit() {
         &dir.path().join("host_key"),
         &["--guests", "--per-ip", "2", "--log", &log_text],
     );
-    let command = format!(
-        "ssh -tt {} visitor@127.0.0.1; echo EXITED; sleep 60",
-        ssh_args(&port, &stranger).join(" ")
-    );
-    let tmux = Tmux::start(&command, 100, 30);
+    let tmux = ssh_session(&port, &stranger, "visitor", (100, 30));
     tmux.wait_for("Club lobby — Guest 1");
     tmux.keys(&["q"]);
     tmux.keys(&["c"]);
     tmux.wait_for("guests play casual games");
     // A second guest from the same address comes in and is seen online; a third connection is
     // refused.
-    let other = Tmux::start(&command, 100, 30);
+    let other = ssh_session(&port, &stranger, "visitor", (100, 30));
     other.wait_for("Club lobby — Guest 2");
     tmux.keys(&["Escape"]);
     tmux.wait_for("2 online");
@@ -267,13 +268,7 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
         &dir.path().join("host_key"),
         &["--reconnect-seconds", "60"],
     );
-    let session = |key: &Path, user: &str| {
-        let command = format!(
-            "ssh -tt {} {user}@127.0.0.1; echo EXITED; sleep 60",
-            ssh_args(&port, key).join(" ")
-        );
-        Tmux::start(&command, 110, 32)
-    };
+    let session = |key: &Path, user: &str| ssh_session(&port, key, user, (110, 32));
     let t = session(&ton, "ton");
     t.wait_for("Club lobby — Ton");
     let a = session(&anna, "anna");
@@ -405,13 +400,7 @@ fn a_game_in_progress_survives_a_server_restart() {
     let host_key = dir.path().join("host_key");
     let ton = member_with_key(dir.path(), &db_text, "Ton");
     let anna = member_with_key(dir.path(), &db_text, "Anna");
-    let session = |port: &str, key: &Path, user: &str| {
-        let command = format!(
-            "ssh -tt {} {user}@127.0.0.1; echo EXITED; sleep 60",
-            ssh_args(port, key).join(" ")
-        );
-        Tmux::start(&command, 110, 32)
-    };
+    let session = |port: &str, key: &Path, user: &str| ssh_session(port, key, user, (110, 32));
     let (mut server, port) = serve(&db, &host_key, &[]);
     let t = session(&port, &ton, "ton");
     t.wait_for("Club lobby — Ton");

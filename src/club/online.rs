@@ -229,8 +229,15 @@ fn row(r: &rusqlite::Row) -> rusqlite::Result<OnlineGame> {
     let status: String = r.get(9)?;
     Ok(OnlineGame {
         id: r.get(0)?,
-        // The variant was written from a `Variant`; an unreadable one is reported by `record`.
-        variant: variant.parse().unwrap_or(Variant::International),
+        variant: variant
+            .parse()
+            .map_err(|e: crate::variant::UnknownVariant| {
+                rusqlite::Error::FromSqlConversionFailure(
+                    1,
+                    rusqlite::types::Type::Text,
+                    Box::new(e),
+                )
+            })?,
         sides: [
             Side {
                 name: r.get(2)?,

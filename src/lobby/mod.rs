@@ -407,9 +407,7 @@ impl Lobby {
     /// The game in progress `name` plays in, if any.
     pub fn game_of(&self, name: &str) -> Option<Arc<Room>> {
         // Each room is looked at without holding the list: a room may be busy writing a move.
-        self.rooms()
-            .into_iter()
-            .find(|r| r.plays(name) && !r.is_over())
+        self.rooms().into_iter().find(|r| r.awaits(name))
     }
 
     /// Checks every game's clock and absent players; finished games leave the list (their seats
@@ -757,7 +755,7 @@ mod tests {
         let again = room.sit("Ton", None);
         drop(black);
         lobby.referee();
-        assert!(!room.is_over());
+        assert!(room.awaits("Ton"), "the second session keeps the game on");
         drop(again);
         lobby.referee();
         lobby.referee();

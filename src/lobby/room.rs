@@ -166,9 +166,10 @@ impl Room {
         }
     }
 
-    /// Whether the game is over.
-    pub fn is_over(&self) -> bool {
-        self.table().live.outcome().is_some()
+    /// Whether `name` plays in this game and it is still going on.
+    pub fn awaits(&self, name: &str) -> bool {
+        let t = self.table();
+        t.live.outcome().is_none() && t.players.iter().any(|p| p.name == name)
     }
 
     /// Checks the clock and the absent players at `now`: a fallen flag, or a player gone longer
@@ -259,16 +260,6 @@ impl Room {
         )
     }
 
-    /// Whether `name` plays in this room.
-    pub fn plays(&self, name: &str) -> bool {
-        self.table().players.iter().any(|p| p.name == name)
-    }
-
-    /// The online game's id in the club database.
-    pub fn record(&self) -> Option<i64> {
-        self.table().record
-    }
-
     /// Saves the game as it stands (the server is stopping): the moves are already written, the
     /// record now also gets the clock times of the last moves.
     pub fn save(&self) {
@@ -282,11 +273,6 @@ impl Seat {
     /// The player's colour; `None` for a spectator.
     pub fn color(&self) -> Option<Color> {
         self.color
-    }
-
-    /// The room.
-    pub fn room(&self) -> &Arc<Room> {
-        &self.room
     }
 
     /// Copies the game into `local` if it changed since this seat last looked; returns whether

@@ -824,16 +824,13 @@ impl App {
                 }
             }
             KeyCode::Enter if f.focus == 5 => {
-                let clock = match f.clock.text.trim() {
-                    "" | "none" | "-" => None,
-                    t => match TimeControl::parse(t) {
-                        Ok(tc) => Some(tc),
-                        Err(e) => {
-                            f.error = Some(e.to_string());
-                            f.focus = 3;
-                            return;
-                        }
-                    },
+                let clock = match TimeControl::parse_optional(&f.clock.text) {
+                    Ok(clock) => clock,
+                    Err(e) => {
+                        f.error = Some(e.to_string());
+                        f.focus = 3;
+                        return;
+                    }
                 };
                 let setup = GameSetup {
                     white: f.white.clone(),
@@ -916,7 +913,7 @@ impl App {
                     let text = field.text.trim().to_string();
                     match f.focus {
                         5 => {
-                            if text != "none" && TimeControl::parse(&text).is_err() {
+                            if TimeControl::parse_optional(&text).is_err() {
                                 return;
                             }
                             c.clock = text;

@@ -3,7 +3,7 @@
 //! challenge.
 
 use super::app::{TextField, cycle_variant};
-use super::view::{centered, form, menu_line};
+use super::view::{Fields, centered, field_form, menu_line};
 use crate::board::Color;
 use crate::clock::{Tick, TimeControl};
 use crate::club::Store;
@@ -297,16 +297,13 @@ impl LobbyScreen {
         let Some(f) = &mut self.form else {
             return Action::None;
         };
-        let clock = match f.clock.text.trim() {
-            "" | "none" | "-" => None,
-            t => match TimeControl::parse(t) {
-                Ok(tc) => Some(tc),
-                Err(e) => {
-                    f.error = Some(e.to_string());
-                    f.focus = 1;
-                    return Action::None;
-                }
-            },
+        let clock = match TimeControl::parse_optional(&f.clock.text) {
+            Ok(clock) => clock,
+            Err(e) => {
+                f.error = Some(e.to_string());
+                f.focus = 1;
+                return Action::None;
+            }
         };
         let to = Some(f.opponent.text.trim().to_string()).filter(|t| !t.is_empty());
         let c = Challenge {
@@ -422,20 +419,19 @@ fn draw_form(frame: &mut Frame, area: Rect, f: &ChallengeForm) {
         format!("{}▏", f.opponent.text),
         String::new(),
     ];
-    let mut lines = Vec::new();
-    for (i, (label, value)) in CHALLENGE_FIELDS.iter().zip(values).enumerate() {
-        lines.push(menu_line(format!("{label:<26} {value}"), i == f.focus));
-    }
-    lines.push(Line::from(""));
-    lines.push(Line::from(
-        "↑↓ field · ←→ change · type the clock (10m+5s, 5m d3s, none) and a member's name",
-    ));
-    lines.push(Line::from("Enter on Challenge puts it up · Esc back"));
-    form(
+    field_form(
         frame,
         centered(area, 84, 16),
-        " New challenge ",
-        lines,
-        f.error.as_deref(),
+        &Fields {
+            title: " New challenge ",
+            labels: &CHALLENGE_FIELDS,
+            values,
+            focus: f.focus,
+            help: &[
+                "↑↓ field · ←→ change · type the clock (10m+5s, 5m d3s, none) and a member's name",
+                "Enter on Challenge puts it up · Esc back",
+            ],
+            error: f.error.as_deref(),
+        },
     );
 }

@@ -163,22 +163,49 @@ fn new_game(frame: &mut Frame, area: Rect, f: &NewGameForm) {
         format!("◂ {} ▸", if f.tournament { "yes" } else { "no" }),
         String::new(),
     ];
-    let mut lines = Vec::new();
-    for (i, (label, value)) in NEW_GAME_FIELDS.iter().zip(values).enumerate() {
-        lines.push(menu_line(format!("{label:<22} {value}"), i == f.focus));
-    }
-    lines.push(Line::from(""));
-    lines.push(Line::from(
-        "↑↓ field · ←→ change · type the clock (15m, 5m+3s, 5m d3s, 2h/50, 1h/25 repeating, none)",
-    ));
-    lines.push(Line::from("Enter on Start begins · Esc back"));
-    form(
+    field_form(
         frame,
         centered(area, 78, 16),
-        " New game ",
-        lines,
-        f.error.as_deref(),
+        &Fields {
+            title: " New game ",
+            labels: &NEW_GAME_FIELDS,
+            values,
+            focus: f.focus,
+            help: &[
+                "↑↓ field · ←→ change · type the clock (15m, 5m+3s, 5m d3s, 2h/50, 1h/25 repeating, none)",
+                "Enter on Start begins · Esc back",
+            ],
+            error: f.error.as_deref(),
+        },
     );
+}
+
+/// A form of labelled fields, the focused one marked, with help lines below.
+pub(super) struct Fields<'a, const N: usize> {
+    pub title: &'a str,
+    pub labels: &'a [&'a str; N],
+    pub values: [String; N],
+    pub focus: usize,
+    pub help: &'a [&'a str],
+    pub error: Option<&'a str>,
+}
+
+/// Draws a form of fields, the labels in one column as wide as the longest.
+pub(super) fn field_form<const N: usize>(frame: &mut Frame, area: Rect, f: &Fields<N>) {
+    let width = f
+        .labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut lines = Vec::new();
+    for (i, (label, value)) in f.labels.iter().zip(&f.values).enumerate() {
+        lines.push(menu_line(format!("{label:<width$} {value}"), i == f.focus));
+    }
+    lines.push(Line::from(""));
+    lines.extend(f.help.iter().map(|h| Line::from(h.to_string())));
+    form(frame, area, f.title, lines, f.error);
 }
 
 /// A bordered form with its error, if any, at the bottom.
