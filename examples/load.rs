@@ -6,9 +6,9 @@
 //! `cargo run --release --example load -- <port> <keys dir> <pairs> <plies>`; the keys dir holds
 //! `m<i>` private keys of members named `M<i>`.
 
-use draughts::game::Game;
-use draughts::notation::move_text;
-use draughts::variant::Variant;
+use draughts::rules::game::Game;
+use draughts::rules::notation::move_text;
+use draughts::rules::variant::Variant;
 use russh::keys::{PrivateKeyWithHashAlg, load_secret_key};
 use russh::{ChannelMsg, client};
 use std::path::{Path, PathBuf};

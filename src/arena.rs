@@ -2,17 +2,18 @@
 //! parallel, under a real clock; the games are kept as PDN and the result is summed up as a score
 //! and an Elo difference with its error margin.
 
-use crate::board::{Color, Position};
 use crate::clock::{Tick, TimeControl};
 use crate::engine::{self, Level};
-use crate::game::{Game, Outcome, Reason};
 use crate::hub::client::{HubEngine, command_line, level_line};
-use crate::moves::Move;
-use crate::notation::parse_move;
-use crate::pdn::PdnGame;
 use crate::play::{LiveGame, Notice, Options};
+use crate::rules::board::Position;
+use crate::rules::game::{Game, Outcome, Reason};
+use crate::rules::moves::Move;
+use crate::rules::notation::parse_move;
+use crate::rules::pdn::PdnGame;
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
-use crate::variant::Variant;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -505,7 +506,7 @@ mod tests {
         let games = run(&settings, &openings, 2, 2, &|_, _| {}).unwrap();
         assert_eq!(games.len(), 2);
         for g in &games {
-            assert!(g.pdn.result != crate::pdn::GameResult::Unfinished);
+            assert!(g.pdn.result != crate::rules::pdn::GameResult::Unfinished);
             assert!(g.pdn.line.moves.len() >= 2);
         }
         // Colours alternate within a pair, from the same opening.

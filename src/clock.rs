@@ -17,7 +17,7 @@
 //! count, no more time is added unless the control says `repeating`.
 #![forbid(unsafe_code)]
 
-use crate::board::Color;
+use crate::rules::piece::Color;
 use std::fmt;
 use std::time::Duration;
 

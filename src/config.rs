@@ -4,7 +4,7 @@
 //! A malformed file is reported and left untouched: the program runs on defaults and does not
 //! write settings over it until the user fixes or removes it.
 
-use crate::variant::Variant;
+use crate::rules::variant::Variant;
 use directories::ProjectDirs;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -88,7 +88,7 @@ impl Default for Config {
 }
 
 mod variant_name {
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
     use serde::{Deserialize, Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &Variant, s: S) -> Result<S::Ok, S::Error> {

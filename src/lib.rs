@@ -1,34 +1,30 @@
 //! draughts: International, Frisian and English draughts — rules, formats, and the tools built on
 //! them.
 //!
-//! The rules core (`geometry`, `variant`, `board`, `moves`, `movegen`, `notation`, `pdn`, `game`,
-//! `perft`) does no I/O and depends on no terminal, database or network crate.
+//! The layers, from the bottom up (each uses only those below it):
+//! - [`rules`]: the rules core — boards, pieces, moves, games, notations, PDN, perft. Pure.
+//! - [`clock`], [`date`], [`config`]: time controls, today's date, the settings file.
+//! - [`tablebase`] and [`engine`]: endgame tables and the search built on the rules.
+//! - [`play`] and [`club`]: a game in progress; the club's members, ratings and tournaments.
+//! - [`lobby`], [`hub`], [`dxp`], [`arena`]: the club server's shared state, the engine protocols,
+//!   engine matches.
+//! - [`tui`] and [`ssh`]: the terminal screens, and the club server that runs them over SSH.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod arena;
-pub mod board;
-pub mod geometry;
-mod movegen;
-pub mod moves;
-pub mod perft;
-pub mod variant;
-mod zobrist;
+pub mod rules;
 
-pub use board::{Color, Kind, Piece, Position, Setup, SetupError, Square};
-pub use moves::{Move, MoveList};
-pub use variant::Variant;
+pub use rules::{Color, Kind, Move, MoveList, Piece, Position, Setup, SetupError, Square, Variant};
+
+pub mod arena;
 pub mod clock;
 pub mod club;
 pub mod config;
 pub mod date;
 pub mod dxp;
 pub mod engine;
-pub mod game;
 pub mod hub;
 pub mod lobby;
-pub mod notation;
-pub mod pdn;
 pub mod play;
 pub mod ssh;
 pub mod tablebase;

@@ -2,11 +2,12 @@
 //! resignation, tablebase adjudication and the PDN record. No terminal, no I/O: the TUI (and
 //! later the club server) drives it with moves, requests and the current time.
 
-use crate::board::{Color, Position};
 use crate::clock::{Clock, Tick, TimeControl, parse_pdn_time, pdn_time};
-use crate::game::{Game, GameError, Outcome, Reason};
-use crate::moves::Move;
-use crate::pdn::{GameResult, PdnGame};
+use crate::rules::board::Position;
+use crate::rules::game::{Game, GameError, Outcome, Reason};
+use crate::rules::moves::Move;
+use crate::rules::pdn::{GameResult, PdnGame};
+use crate::rules::piece::Color;
 use crate::tablebase::{Dtw, Tablebase};
 use std::sync::Arc;
 use std::time::Duration;
@@ -555,9 +556,9 @@ pub fn read_clock_comment(comments: &[String]) -> MoveTime {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::{parse_fen, parse_move};
-    use crate::pdn::{read_games, write_game};
-    use crate::variant::Variant;
+    use crate::rules::notation::{parse_fen, parse_move};
+    use crate::rules::pdn::{read_games, write_game};
+    use crate::rules::variant::Variant;
     use Color::{Black, White};
 
     fn s(secs: f64) -> Tick {

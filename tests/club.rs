@@ -295,7 +295,7 @@ fn a_round_robin_on_the_command_line() {
         pdn.to_str().expect("utf-8 path"),
     ]);
     let export = ok(&["tournament", "export", "Club RR"]);
-    let games = draughts::pdn::read_games(&export, draughts::Variant::International);
+    let games = draughts::rules::pdn::read_games(&export, draughts::Variant::International);
     assert_eq!(games.len(), 4, "{export}");
     assert!(games.iter().all(Result::is_ok), "{export}");
     assert!(
@@ -315,7 +315,7 @@ fn a_round_robin_on_the_command_line() {
     assert_eq!(all.as_array().expect("games").len(), 3, "{all}");
     let every = ok(&["archive", "export"]);
     assert_eq!(
-        draughts::pdn::read_games(&every, draughts::Variant::International).len(),
+        draughts::rules::pdn::read_games(&every, draughts::Variant::International).len(),
         3
     );
     let shown = ok(&["tournament", "show", "Club RR", "--round", "2"]);

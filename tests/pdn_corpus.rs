@@ -3,7 +3,7 @@
 //! tests say so and check nothing.
 
 use draughts::Variant;
-use draughts::pdn::{PdnError, PdnGame, read_bytes, read_games, write_game};
+use draughts::rules::pdn::{PdnError, PdnGame, read_bytes, read_games, write_game};
 use std::path::{Path, PathBuf};
 
 fn corpus() -> Option<PathBuf> {

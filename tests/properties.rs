@@ -1,9 +1,9 @@
 //! Laws of the rules core checked on random legal games, and parsers fed random input.
 
-use draughts::game::Game;
-use draughts::notation::{long_text, move_text, parse_fen, parse_move, to_fen};
-use draughts::pdn::{PdnGame, read_bytes, read_games, write_game};
-use draughts::perft::perft;
+use draughts::rules::game::Game;
+use draughts::rules::notation::{long_text, move_text, parse_fen, parse_move, to_fen};
+use draughts::rules::pdn::{PdnGame, read_bytes, read_games, write_game};
+use draughts::rules::perft::perft;
 use draughts::{Color, Kind, Piece, Position, Setup, Variant};
 use proptest::prelude::*;
 

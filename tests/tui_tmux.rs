@@ -2,7 +2,7 @@
 //! `send-keys`, the screen is read with `capture-pane`, and the saved PDN is checked.
 
 use draughts::Variant;
-use draughts::pdn::{GameResult, read_games};
+use draughts::rules::pdn::{GameResult, read_games};
 #[path = "support/tmux.rs"]
 mod tmux;
 use tmux::Tmux;

@@ -1,11 +1,11 @@
 //! Tournament games as PDN: attach a game's record to its pairing, export a tournament's games
 //! as one PDN file, import a PDN file of games into a tournament.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::store::Store;
 use super::tournament::{self, Outcome, Pairing};
-use crate::board::Color;
-use crate::pdn::{GameResult, PdnGame, read_games, write_game};
+use crate::rules::pdn::{GameResult, PdnGame, read_games, write_game};
+use crate::rules::piece::Color;
 
 fn outcome_of(pdn: &PdnGame) -> Result<Outcome, ClubError> {
     match pdn.result {
@@ -77,7 +77,7 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
             out.push_str(&text);
             continue;
         }
-        let mut g = PdnGame::new(crate::board::Position::start(t.variant));
+        let mut g = PdnGame::new(crate::rules::board::Position::start(t.variant));
         for (k, v) in [
             ("Event", t.name.as_str()),
             ("Round", &p.round.to_string()),
@@ -170,7 +170,7 @@ pub struct Archived {
 pub fn archive_import(
     store: &mut Store,
     text: &str,
-    variant: crate::variant::Variant,
+    variant: crate::rules::variant::Variant,
 ) -> Result<usize, ClubError> {
     let mut games = Vec::new();
     for (i, g) in read_games(text, variant).into_iter().enumerate() {
@@ -232,7 +232,7 @@ mod tests {
     use crate::club::members::{self, MemberFields};
     use crate::club::tiebreak::TieBreak;
     use crate::club::tournament::{NewTournament, System};
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
 
     fn event() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();

@@ -1,8 +1,8 @@
 //! Members: add, edit, list, search, deactivate (never delete), CSV import and export.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::store::{Store, db};
-use crate::variant::Variant;
+use crate::rules::variant::Variant;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

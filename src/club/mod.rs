@@ -1,6 +1,7 @@
 //! The club's memory: members (and, as they land, ratings, tournaments and games) in one SQLite
 //! database shared by the TUI, the command line and the club server.
 
+mod error;
 pub mod games;
 pub mod keizer;
 pub mod members;
@@ -15,25 +16,5 @@ pub mod tiebreak;
 pub mod tournament;
 pub mod trf;
 
+pub use error::ClubError;
 pub use store::Store;
-
-use std::path::PathBuf;
-
-/// What can go wrong with the club database.
-#[derive(Debug, thiserror::Error)]
-pub enum ClubError {
-    /// The database could not be opened, read or written.
-    #[error("{}: {message}", path.display())]
-    Database {
-        /// The file (empty inside a transaction).
-        path: PathBuf,
-        /// What SQLite or the migration said.
-        message: String,
-    },
-    /// The input is malformed or names nothing (exit code 2).
-    #[error("{0}")]
-    BadInput(String),
-    /// The request is well formed but the club's rules refuse it (exit code 1).
-    #[error("{0}")]
-    Refused(String),
-}

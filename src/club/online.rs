@@ -2,10 +2,10 @@
 //! a server restart loses no move), and once more when it ends, when its result goes to the
 //! tournament pairing it was or, for a rated game between members, to the ratings.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::store::{Store, db};
-use crate::pdn::{GameResult, PdnGame, read_games, write_game};
-use crate::variant::Variant;
+use crate::rules::pdn::{GameResult, PdnGame, read_games, write_game};
+use crate::rules::variant::Variant;
 use rusqlite::{OptionalExtension, params};
 
 /// One side of an online game: a member, or a guest by name only.
@@ -167,8 +167,8 @@ pub fn finish(store: &mut Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError
         return Ok(());
     }
     let code = match pdn.result {
-        GameResult::Win(crate::board::Color::White) => "W",
-        GameResult::Win(crate::board::Color::Black) => "B",
+        GameResult::Win(crate::rules::piece::Color::White) => "W",
+        GameResult::Win(crate::rules::piece::Color::Black) => "B",
         GameResult::Draw => "D",
         GameResult::BothLost | GameResult::Unfinished => {
             return Err(ClubError::BadInput(format!(
@@ -231,7 +231,7 @@ fn row(r: &rusqlite::Row) -> rusqlite::Result<OnlineGame> {
         id: r.get(0)?,
         variant: variant
             .parse()
-            .map_err(|e: crate::variant::UnknownVariant| {
+            .map_err(|e: crate::rules::variant::UnknownVariant| {
                 rusqlite::Error::FromSqlConversionFailure(
                     1,
                     rusqlite::types::Type::Text,
@@ -292,8 +292,8 @@ pub fn list(store: &Store, unfinished: bool) -> Result<Vec<OnlineGame>, ClubErro
 mod tests {
     use super::*;
     use crate::club::members::{self, MemberFields, parse_rating};
-    use crate::game::{Game, Outcome, Reason};
     use crate::play::{LiveGame, Options};
+    use crate::rules::game::{Game, Outcome, Reason};
 
     fn club() -> (tempfile::TempDir, Store, [Side; 2]) {
         let dir = tempfile::tempdir().unwrap();
@@ -342,11 +342,11 @@ mod tests {
         assert_eq!(stored.record().unwrap().line.moves.len(), 1);
         assert_eq!(list(&s, true).unwrap().len(), 1);
 
-        live.resign(crate::board::Color::Black, Default::default());
+        live.resign(crate::rules::piece::Color::Black, Default::default());
         assert_eq!(
             live.outcome(),
             Some(Outcome {
-                winner: Some(crate::board::Color::White),
+                winner: Some(crate::rules::piece::Color::White),
                 reason: Reason::Resignation
             })
         );
@@ -403,8 +403,8 @@ mod tests {
             },
         )
         .unwrap();
-        live.offer_draw(crate::board::Color::White, Default::default());
-        live.accept(crate::board::Color::Black, Default::default());
+        live.offer_draw(crate::rules::piece::Color::White, Default::default());
+        live.accept(crate::rules::piece::Color::Black, Default::default());
         finish(&mut s, id, &live.pdn()).unwrap();
         let after = tournament::pairings(&s, "Autumn", Some(1)).unwrap()[0].clone();
         assert_eq!(after.result, Some(tournament::Outcome::Draw));
@@ -437,7 +437,7 @@ mod tests {
             },
         )
         .unwrap();
-        live.resign(crate::board::Color::White, Default::default());
+        live.resign(crate::rules::piece::Color::White, Default::default());
         assert!(
             finish(
                 &mut s,

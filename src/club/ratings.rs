@@ -1,11 +1,11 @@
 //! Ratings in the database: recomputed from the starting ratings and every rated game of a
 //! variant, round by round, so a corrected result re-runs everything after it.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::rating::change;
-use super::settings::RatingSystem;
+use super::settings::{self, RatingSystem};
 use super::store::{Store, db};
-use crate::variant::Variant;
+use crate::rules::variant::Variant;
 use rusqlite::{Connection, Transaction, params};
 use serde::Serialize;
 use skillratings::Outcomes;
@@ -32,11 +32,22 @@ pub struct HistoryEntry {
     pub after: f64,
 }
 
+/// Changes a club setting and recomputes every variant's ratings under it, in one transaction.
+pub fn change_setting(store: &mut Store, key: &str, value: &str) -> Result<(), ClubError> {
+    store.write("settings", |tx| {
+        let line = settings::write(tx, key, value)?;
+        for v in Variant::ALL {
+            recompute(tx, v)?;
+        }
+        Ok(((), line))
+    })
+}
+
 /// Recomputes every rating of `variant` under the club's settings: from the starting ratings,
 /// rated games in tournament and round order, each round's changes computed from the ratings
 /// before it (with Glicko-2, each round is a rating period for those who played in it).
 pub fn recompute(tx: &Transaction, variant: Variant) -> Result<(), ClubError> {
-    let settings = super::settings::load(tx)?;
+    let settings = settings::load(tx)?;
     let k = &settings.k;
     let glicko = settings.system == RatingSystem::Glicko2;
     let config = Glicko2Config::new();

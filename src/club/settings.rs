@@ -1,6 +1,6 @@
 //! The club's own settings, kept in its database: the rating system and Elo's K factors.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::rating::KFactors;
 use super::store::{Store, db};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -135,28 +135,26 @@ pub fn show(store: &Store) -> Result<Vec<(String, String)>, ClubError> {
     ])
 }
 
-/// Changes a setting and recomputes every variant's ratings under it.
-pub fn set(store: &mut Store, key: &str, value: &str) -> Result<(), ClubError> {
-    let mut s = load(store.conn())?;
+/// Validates a setting against the others in force and writes it in the caller's transaction,
+/// returning the line for the audit log. Ratings under the new setting are the caller's to
+/// recompute (see `ratings::change_setting`), in the same transaction.
+pub fn write(tx: &Connection, key: &str, value: &str) -> Result<String, ClubError> {
+    let mut s = load(tx)?;
     parse(key, value, &mut s)?;
-    store.write("settings", |tx| {
-        tx.execute(
-            "INSERT INTO settings (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![key, value.trim()],
-        )
-        .map_err(db)?;
-        for v in crate::variant::Variant::ALL {
-            super::ratings::recompute(tx, v)?;
-        }
-        Ok(((), format!("{key} = {}", value.trim())))
-    })
+    tx.execute(
+        "INSERT INTO settings (key, value) VALUES (?1, ?2)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        params![key, value.trim()],
+    )
+    .map_err(db)?;
+    Ok(format!("{key} = {}", value.trim()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::club::members::{self, MemberFields};
+    use crate::club::ratings::change_setting as set;
     use crate::club::tournament::{self, NewTournament, Outcome};
     use skillratings::Outcomes;
     use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};

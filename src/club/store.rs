@@ -2,7 +2,7 @@
 //! timeout so several processes (TUI sessions, the command line) share it safely, every change in
 //! a transaction, and an audit log of who changed what.
 
-use super::ClubError;
+use super::error::ClubError;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! Tie-breaks, as pure functions of a tournament's results.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::rating::expected;
 use std::str::FromStr;
 

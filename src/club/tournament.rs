@@ -1,13 +1,13 @@
 //! Tournaments in the club database: create, enter members, pair rounds, record results,
 //! standings. Round robins (single and double) are paired by the Berger tables.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::members;
 use super::pairing::berger;
 use super::store::{Store, db};
 use super::swiss::{self, Float, Side, SwissPlayer};
 use super::tiebreak::{Game as TbGame, Results, TieBreak};
-use crate::variant::Variant;
+use crate::rules::variant::Variant;
 use rusqlite::{OptionalExtension, Transaction, params};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,7 +1,7 @@
 //! FIDE Tournament Report File (TRF, 2016/2026 layout): the fixed-column text format pairing
 //! programs exchange, so a club's pairings can be checked by, or moved to, other programs.
 
-use super::ClubError;
+use super::error::ClubError;
 use super::store::Store;
 use super::tournament::{self, Outcome, System};
 use rusqlite::OptionalExtension;
@@ -161,7 +161,7 @@ fn field(line: &str, from: usize, to: usize) -> &str {
 pub fn import(
     store: &mut Store,
     text: &str,
-    variant: crate::variant::Variant,
+    variant: crate::rules::variant::Variant,
 ) -> Result<i64, ClubError> {
     let bad = |line: usize, why: String| ClubError::BadInput(format!("line {line}: {why}"));
     let mut name = None;
@@ -374,7 +374,7 @@ mod tests {
     use crate::club::members::{self, MemberFields, parse_rating};
     use crate::club::tiebreak::TieBreak;
     use crate::club::tournament::NewTournament;
-    use crate::variant::Variant;
+    use crate::rules::variant::Variant;
 
     #[test]
     fn a_round_robin_in_trf_columns() {

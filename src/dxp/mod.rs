@@ -7,9 +7,10 @@
 
 pub mod session;
 
-use crate::board::{Color, Position, Square};
-use crate::moves::Move;
-use crate::variant::Variant;
+use crate::rules::board::{Position, Square};
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use std::io::{Read, Write};
 
 /// The TCP port DXP programs listen on unless told otherwise.
@@ -176,10 +177,10 @@ fn board_field(pos: &Position) -> String {
             match pos.piece_at(sq) {
                 None => 'e',
                 Some(p) => match (p.color, p.kind) {
-                    (Color::White, crate::board::Kind::Man) => 'w',
-                    (Color::Black, crate::board::Kind::Man) => 'z',
-                    (Color::White, crate::board::Kind::King) => 'W',
-                    (Color::Black, crate::board::Kind::King) => 'Z',
+                    (Color::White, crate::rules::piece::Kind::Man) => 'w',
+                    (Color::Black, crate::rules::piece::Kind::Man) => 'z',
+                    (Color::White, crate::rules::piece::Kind::King) => 'W',
+                    (Color::Black, crate::rules::piece::Kind::King) => 'Z',
                 },
             }
         })
@@ -522,7 +523,7 @@ impl<S: Read + Write> Channel<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_fen;
+    use crate::rules::notation::parse_fen;
 
     const V: Variant = Variant::International;
 

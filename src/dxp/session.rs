@@ -9,14 +9,15 @@
 //! reason.
 
 use super::{Acceptance, Channel, DxpError, EndReason, Message, Start, find_move, move_message};
-use crate::board::{Color, Position};
 use crate::clock::TimeControl;
 use crate::engine::{self, Level, Searcher};
-use crate::game::{Game, Outcome, Reason};
-use crate::pdn::PdnGame;
 use crate::play::{LiveGame, Options};
+use crate::rules::board::Position;
+use crate::rules::game::{Game, Outcome, Reason};
+use crate::rules::pdn::PdnGame;
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
-use crate::variant::Variant;
 use std::net::TcpStream;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -175,7 +176,7 @@ impl<'a> Table<'a> {
                     break;
                 };
                 let spent = thinking.elapsed();
-                let text = crate::notation::move_text(live.position(), &mv);
+                let text = crate::rules::notation::move_text(live.position(), &mv);
                 if live.play(&mv, epoch.elapsed()).is_err() {
                     break;
                 }
@@ -200,7 +201,7 @@ impl<'a> Table<'a> {
                     from, to, captured, ..
                 } => match find_move(live.position(), from, to, &captured) {
                     Ok(mv) => {
-                        let text = crate::notation::move_text(live.position(), &mv);
+                        let text = crate::rules::notation::move_text(live.position(), &mv);
                         if live.play(&mv, epoch.elapsed()).is_ok() {
                             (self.report)(&format!("{side} {text}"));
                         }
@@ -291,7 +292,7 @@ impl<'a> Table<'a> {
             Start::Position(p) => *p,
         };
         let (mut live, stop) = self.play(start, color, clock, (&name, peer), last)?;
-        let result = crate::pdn::result_text(live.pdn().result, live.game().variant());
+        let result = crate::rules::pdn::result_text(live.pdn().result, live.game().variant());
         let why = live
             .ending()
             .or(live.tag("Termination"))
@@ -516,7 +517,7 @@ pub fn connect(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdn::GameResult;
+    use crate::rules::pdn::GameResult;
     use std::net::TcpListener;
 
     const V: Variant = Variant::International;

@@ -3,10 +3,10 @@
 //! another position stops the old search at once.
 
 use super::search::{Info, Limits, Searcher};
-use crate::board::Position;
 use crate::hub::client::HubEngine;
-use crate::moves::Move;
-use crate::notation::move_text;
+use crate::rules::board::Position;
+use crate::rules::moves::Move;
+use crate::rules::notation::move_text;
 use crate::tablebase::Tablebase;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -308,8 +308,8 @@ impl Drop for Analysis {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_fen;
-    use crate::variant::Variant;
+    use crate::rules::notation::parse_fen;
+    use crate::rules::variant::Variant;
     use std::time::Instant;
 
     fn wait_for(a: &mut Analysis, what: impl Fn(&Report) -> bool) -> Report {

@@ -2,9 +2,10 @@
 //!
 //! Every weight lives in [`Weights`]; the features read the position's bitboards directly.
 
-use crate::board::{Color, Position};
-use crate::geometry::{DL, DR, Geometry, UL, UR};
-use crate::variant::Variant;
+use crate::rules::board::Position;
+use crate::rules::geometry::{DL, DR, Geometry, UL, UR};
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use std::sync::OnceLock;
 
 /// The weights of the evaluation terms for one variant.
@@ -216,7 +217,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_fen;
+    use crate::rules::notation::parse_fen;
 
     fn eval(v: Variant, fen: &str) -> i32 {
         evaluate(&parse_fen(fen, v).unwrap())

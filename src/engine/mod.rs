@@ -7,11 +7,12 @@ pub mod search;
 
 pub use search::{Info, Limits, Outcome, Searcher};
 
-use crate::board::{Color, Position};
 use crate::clock::Clock;
-use crate::moves::Move;
+use crate::rules::board::Position;
+use crate::rules::moves::Move;
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
-use crate::variant::Variant;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::str::FromStr;
@@ -289,7 +290,7 @@ impl Drop for Thinking {
 mod tests {
     use super::*;
     use crate::clock::TimeControl;
-    use crate::notation::{parse_fen, parse_move};
+    use crate::rules::notation::{parse_fen, parse_move};
 
     fn best(variant: Variant, fen: &str, level: u8) -> Move {
         let pos = parse_fen(fen, variant).unwrap();

@@ -3,8 +3,8 @@
 //! reductions, repetition detection, and exact tablebase values inside the tree.
 
 use super::eval::evaluate;
-use crate::board::Position;
-use crate::moves::{Move, MoveList};
+use crate::rules::board::Position;
+use crate::rules::moves::{Move, MoveList};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -511,8 +511,8 @@ impl Searcher {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_fen;
-    use crate::variant::Variant;
+    use crate::rules::notation::parse_fen;
+    use crate::rules::variant::Variant;
 
     fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
         let pos = parse_fen(fen, v).unwrap();
@@ -639,7 +639,7 @@ mod tests {
     }
 
     fn material(pos: &Position) -> i32 {
-        use crate::board::{Color, Kind};
+        use crate::rules::piece::{Color, Kind};
         let side = pos.side_to_move();
         let worth = |c: Color| (pos.count(c, Kind::Man) + 3 * pos.count(c, Kind::King)) as i32;
         worth(side) - worth(side.opposite())
@@ -693,8 +693,8 @@ mod tests {
             assert!(
                 got >= now + 2,
                 "{}: {} keeps only {got} (from {now}; the shot gives {best})",
-                crate::notation::to_fen(&pos),
-                crate::notation::move_text(&pos, &mv)
+                crate::rules::notation::to_fen(&pos),
+                crate::rules::notation::move_text(&pos, &mv)
             );
             found += 1;
         }
@@ -733,8 +733,9 @@ mod tests {
         // FMJD 6.3: three pieces with a king against a lone king are drawn after 16 moves each.
         // From the longest such win that fits (of a sample), both sides play from the tables:
         // the winner in the fewest moves, the loser resisting longest. The win arrives.
-        use crate::board::{Color, Kind, Piece, Setup};
-        use crate::game::{Game, Reason};
+        use crate::rules::board::Setup;
+        use crate::rules::game::{Game, Reason};
+        use crate::rules::piece::{Color, Kind, Piece};
         let v = Variant::International;
         let tb = Arc::new(Tablebase::open(crate::tablebase::tests::tables(v).dir()).unwrap());
         let king = |color| Piece {

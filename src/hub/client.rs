@@ -2,8 +2,8 @@
 //! ask it for moves.
 
 use super::{HubError, Line, move_text, parse_move, position_text, variant_name};
-use crate::board::Position;
-use crate::moves::Move;
+use crate::rules::board::Position;
+use crate::rules::moves::Move;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

@@ -9,9 +9,10 @@
 pub mod client;
 pub mod server;
 
-use crate::board::{Color, Kind, Piece, Position, Setup, Square};
-use crate::moves::Move;
-use crate::variant::Variant;
+use crate::rules::board::{Position, Setup, Square};
+use crate::rules::moves::Move;
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::variant::Variant;
 use std::collections::HashMap;
 
 /// Why a Hub line could not be understood.
@@ -232,7 +233,7 @@ pub fn quote(value: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_fen;
+    use crate::rules::notation::parse_fen;
 
     #[test]
     fn positions_round_trip() {

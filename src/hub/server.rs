@@ -7,11 +7,11 @@
 use super::{
     HubError, Line, move_text, parse_move, parse_position, quote, variant_name, variant_of,
 };
-use crate::board::Position;
 use crate::engine::search::{MATE, TB_WIN, is_decisive};
 use crate::engine::{Info, Limits, Searcher};
+use crate::rules::board::Position;
+use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
-use crate::variant::Variant;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -4,16 +4,18 @@
 //! database.
 
 mod room;
+mod shared;
 
 pub use room::{Room, Seat, Table, Waker, Who};
+use shared::Shared;
 
-use crate::board::Color;
 use crate::clock::{Tick, TimeControl};
-use crate::club::{ClubError, Store, online};
-use crate::game::Game;
+use crate::club::{ClubError, online};
 use crate::play::{LiveGame, Options};
+use crate::rules::game::Game;
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
-use crate::variant::Variant;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -47,50 +49,6 @@ impl Default for Settings {
             db: None,
             tablebases: None,
             reconnect: Duration::from_secs(120),
-        }
-    }
-}
-
-/// What the rooms share: the server's time and the database.
-pub(crate) struct Shared {
-    epoch: Instant,
-    reconnect: Duration,
-    db: Option<PathBuf>,
-    store: Mutex<Option<Store>>,
-}
-
-impl std::fmt::Debug for Shared {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shared")
-            .field("reconnect", &self.reconnect)
-            .field("db", &self.db)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Shared {
-    fn now(&self) -> Tick {
-        self.epoch.elapsed()
-    }
-
-    /// Runs `f` on the club database, opened on first use; without a database, nothing is
-    /// written.
-    fn with_store(
-        &self,
-        f: impl FnOnce(&mut Store) -> Result<(), ClubError>,
-    ) -> Result<(), ClubError> {
-        let Some(path) = &self.db else {
-            return Ok(());
-        };
-        let mut guard = self.store.lock().unwrap_or_else(|e| e.into_inner());
-        if guard.is_none() {
-            let mut store = Store::open(path)?;
-            store.set_actor("club server");
-            *guard = Some(store);
-        }
-        match guard.as_mut() {
-            Some(store) => f(store),
-            None => Ok(()),
         }
     }
 }
@@ -450,7 +408,7 @@ impl Lobby {
                     continue;
                 }
             };
-            if pdn.result != crate::pdn::GameResult::Unfinished {
+            if pdn.result != crate::rules::pdn::GameResult::Unfinished {
                 self.shared
                     .with_store(|store| online::finish(store, g.id, &pdn))?;
                 continue;
@@ -469,7 +427,7 @@ impl Lobby {
         Ok(restored)
     }
 
-    fn reopen(&self, g: &online::OnlineGame, pdn: crate::pdn::PdnGame) -> Arc<Room> {
+    fn reopen(&self, g: &online::OnlineGame, pdn: crate::rules::pdn::PdnGame) -> Arc<Room> {
         let pairing = g.pairing.map(|(tournament, round)| Pairing {
             tournament,
             name: pdn.tag("Event").unwrap_or("tournament").to_string(),
@@ -620,6 +578,7 @@ impl Drop for Ticket {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::club::Store;
     use crate::club::members::{self, MemberFields};
     use crate::play::Notice;
 
@@ -762,7 +721,7 @@ mod tests {
         let t = room.table();
         let o = t.live.outcome().expect("Ton forfeited");
         assert_eq!(o.winner, Some(Color::White));
-        assert_eq!(o.reason, crate::game::Reason::Forfeit);
+        assert_eq!(o.reason, crate::rules::game::Reason::Forfeit);
         drop(t);
         drop(white);
     }

@@ -3,11 +3,11 @@
 //! under the room's lock, is written to the club database, and is seen by the other seats on
 //! their next frame.
 
-use super::Shared;
-use crate::board::Color;
+use super::shared::Shared;
 use crate::clock::Tick;
 use crate::club::online;
 use crate::play::LiveGame;
+use crate::rules::piece::Color;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// Who sits at a game.

@@ -3,11 +3,12 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::board::Position;
+use crate::rules::board::Position;
+use crate::rules::variant::Variant;
+use crate::tablebase::error::TbError;
 use crate::tablebase::generate::position_of;
 use crate::tablebase::index::Indexer;
-use crate::tablebase::{Tablebase, TbError};
-use crate::variant::Variant;
+use crate::tablebase::probe::Tablebase;
 
 /// Mean probe times in nanoseconds.
 #[derive(Clone, Debug)]
@@ -33,8 +34,8 @@ pub fn probe_latency(dir: &Path, variant: Variant, samples: usize) -> Result<Pro
     slices.truncate(8);
     for &m in &slices {
         // Map and check the files now, so the timings see probes only.
-        tb.header(m, crate::tablebase::TableKind::Wdl)?;
-        tb.header(m, crate::tablebase::TableKind::Dtw)?;
+        tb.header(m, crate::tablebase::format::TableKind::Wdl)?;
+        tb.header(m, crate::tablebase::format::TableKind::Dtw)?;
     }
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut positions: Vec<Position> = Vec::with_capacity(samples);

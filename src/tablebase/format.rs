@@ -4,8 +4,8 @@
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
+use crate::rules::variant::Variant;
 use crate::tablebase::material::Material;
-use crate::variant::Variant;
 
 /// First eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"DRTB\r\n\x1a\n";

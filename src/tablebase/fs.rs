@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use crate::tablebase::TbError;
+use crate::tablebase::error::TbError;
 
 fn io_error(path: &Path, source: std::io::Error) -> TbError {
     TbError::Io {

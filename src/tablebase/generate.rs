@@ -19,17 +19,19 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::board::{Color, KingRun, Position};
-use crate::movegen;
-use crate::moves::MoveList;
+use crate::rules::board::{KingRun, Position};
+use crate::rules::movegen;
+use crate::rules::moves::MoveList;
+use crate::rules::piece::Color;
+use crate::rules::variant::{RuleSet, Variant, with_rules};
+use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, Header, TableKind, TableView};
 use crate::tablebase::fs;
 use crate::tablebase::index::{Indexer, Placement, Walker};
+use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
 use crate::tablebase::progress::{Progress, Report};
 use crate::tablebase::value::Dtw;
-use crate::tablebase::{TbError, table_path};
-use crate::variant::{RuleSet, Variant, with_rules};
 
 /// Positions handled by one parallel task.
 const CHUNK: usize = 1 << 14;
@@ -727,7 +729,7 @@ fn predecessors<R: RuleSet>(variant: Variant, p: Placement, mut f: impl FnMut(Pl
         let bit = men & men.wrapping_neg();
         men &= men - 1;
         for &d in movegen::forward(Color::Black) {
-            let back = g.shift(bit, crate::geometry::REVERSE[d]) & empty;
+            let back = g.shift(bit, crate::rules::geometry::REVERSE[d]) & empty;
             if back != 0 {
                 visit(p.them ^ bit ^ back, p.kings);
             }

@@ -8,7 +8,7 @@
 //! number of the side to move's men on its back row selects a block, because it decides how many
 //! squares the opponent's men can use.
 
-use crate::geometry::Geometry;
+use crate::rules::geometry::Geometry;
 use crate::tablebase::material::Material;
 
 const GROUPS: usize = 5;
@@ -348,7 +348,7 @@ impl<'a> Walker<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{BOARD8, BOARD10};
+    use crate::rules::geometry::{BOARD8, BOARD10};
 
     /// Every placement of `m` by brute force over the squares, as a check of size and rank.
     fn brute_force(g: &'static Geometry, m: Material) -> Vec<Placement> {

@@ -3,11 +3,11 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use crate::rules::variant::Variant;
 use crate::tablebase::format::TableKind;
 use crate::tablebase::index::Indexer;
+use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
-use crate::tablebase::table_path;
-use crate::variant::Variant;
 
 /// A Makefile with one target per job (the job's own WDL file, which it writes last) that
 /// depends on the targets of the jobs it needs; `make -j` then runs independent jobs at once.

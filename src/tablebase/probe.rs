@@ -7,14 +7,15 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use memmap2::Mmap;
 
-use crate::board::Position;
+use crate::rules::board::Position;
+use crate::rules::variant::Variant;
+use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, HEADER_LEN, Header, TableKind, TableView};
+use crate::tablebase::fs;
 use crate::tablebase::generate::{check_identity, normalize};
 use crate::tablebase::index::Indexer;
 use crate::tablebase::material::Material;
 use crate::tablebase::value::{Dtw, Wdl};
-use crate::tablebase::{TbError, fs};
-use crate::variant::Variant;
 
 /// Decompressed blocks kept by default (each 4–8 KiB).
 const CACHE_BLOCKS: usize = 1024;
@@ -206,10 +207,12 @@ impl Tablebase {
             }
             let material: Material =
                 stem.parse()
-                    .map_err(|e: crate::tablebase::MaterialError| TbError::Corrupt {
-                        path: path.clone(),
-                        reason: format!("file name is not a material: {e}"),
-                    })?;
+                    .map_err(
+                        |e: crate::tablebase::material::MaterialError| TbError::Corrupt {
+                            path: path.clone(),
+                            reason: format!("file name is not a material: {e}"),
+                        },
+                    )?;
             found.push((material, kind, path));
         }
         if found.is_empty() {

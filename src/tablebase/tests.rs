@@ -6,14 +6,14 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 use tempfile::TempDir;
 
-use crate::board::Position;
-use crate::notation::fen::parse_fen;
+use crate::rules::board::Position;
+use crate::rules::notation::fen::parse_fen;
+use crate::rules::variant::Variant;
 use crate::tablebase::generate::{generate_all, generate_with_dependencies, position_of};
 use crate::tablebase::index::Indexer;
 use crate::tablebase::material::Material;
 use crate::tablebase::progress::Report;
 use crate::tablebase::{Dtw, Tablebase, Wdl};
-use crate::variant::Variant;
 
 /// Tables shared by the tests of one process: generated once, removed at exit with the directory.
 pub(crate) fn tables(variant: Variant) -> &'static Tablebase {

@@ -6,16 +6,18 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use crate::moves::MoveList;
-use crate::notation::fen::to_fen;
+use crate::rules::moves::MoveList;
+use crate::rules::notation::fen::to_fen;
+use crate::rules::variant::Variant;
+use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, TableKind};
 use crate::tablebase::generate::{Store, load_codes, position_of};
 use crate::tablebase::index::Walker;
+use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
+use crate::tablebase::probe::Tablebase;
 use crate::tablebase::progress::{Progress, Report};
 use crate::tablebase::value::Dtw;
-use crate::tablebase::{Tablebase, TbError, table_path};
-use crate::variant::Variant;
 
 const CHUNK: usize = 1 << 14;
 

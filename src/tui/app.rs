@@ -1,18 +1,19 @@
 //! The TUI's model and update: screens, the game being played, and what each key does. Time
 //! comes in as an argument, so tests drive it without a terminal or a clock.
 
-use crate::board::{Color, Position, Square};
 use crate::clock::{Tick, TimeControl};
 use crate::config::{Config, ThemeName, write_atomic};
 use crate::engine::analysis::{Analysis, Analyst};
 use crate::engine::{self, Level, Thinking};
-use crate::game::Game;
-use crate::moves::Move;
-use crate::notation::{matching_moves, move_text, parse_fen, split_move_text};
-use crate::pdn::{PdnGame, read_bytes, write_game};
 use crate::play::{LiveGame, Notice, Offer, Options};
+use crate::rules::board::{Position, Square};
+use crate::rules::game::Game;
+use crate::rules::moves::Move;
+use crate::rules::notation::{matching_moves, move_text, parse_fen, split_move_text};
+use crate::rules::pdn::{PdnGame, read_bytes, write_game};
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use crate::tablebase::{Dtw, Tablebase};
-use crate::variant::Variant;
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
@@ -23,6 +24,7 @@ use std::time::Duration;
 
 use super::board::{Cell, ColorDepth, square_at};
 use super::club::{Action as ClubAction, ClubScreen, PairingToPlay};
+use super::widgets::{TextField, cycle, cycle_variant};
 use crate::club::Store;
 use crate::hub::client::{RemotePlayer, level_line};
 
@@ -113,29 +115,6 @@ pub fn open_tablebase(dir: &Path, variant: Variant) -> Result<Option<Arc<Tableba
     }
 }
 
-/// A text field being edited.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TextField {
-    /// The text.
-    pub text: String,
-}
-
-impl TextField {
-    pub(crate) fn key(&mut self, key: KeyEvent) -> bool {
-        match key.code {
-            KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.text.push(c);
-                true
-            }
-            KeyCode::Backspace => {
-                self.text.pop();
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
 /// The new-game form.
 #[derive(Clone, Debug)]
 pub struct NewGameForm {
@@ -165,27 +144,11 @@ pub const NEW_GAME_FIELDS: [&str; 6] = [
     "Start",
 ];
 
-/// The value after (or before) `current` in `all`, wrapping around.
-fn cycle<T: PartialEq + Clone>(all: &[T], current: &T, forward: bool) -> T {
-    let i = all.iter().position(|x| x == current).unwrap_or(0);
-    let len = all.len();
-    all[if forward {
-        (i + 1) % len
-    } else {
-        (i + len - 1) % len
-    }]
-    .clone()
-}
-
 fn cycle_player(p: &PlayerKind, forward: bool) -> PlayerKind {
     let order: Vec<PlayerKind> = std::iter::once(PlayerKind::Human)
         .chain((1..=10).map(|n| PlayerKind::Engine(Level::new(n).expect("1..=10 are levels"))))
         .collect();
     cycle(&order, p, forward)
-}
-
-pub(crate) fn cycle_variant(v: Variant, forward: bool) -> Variant {
-    cycle(&Variant::ALL, &v, forward)
 }
 
 /// The load-game form.
@@ -608,7 +571,9 @@ impl App {
                 ClubAction::Play(pairing) => self.play_pairing(pairing, now),
                 ClubAction::Replay(text) => {
                     let variant = self.config.variant;
-                    if let Some(Ok(pdn)) = crate::pdn::read_games(&text, variant).into_iter().next()
+                    if let Some(Ok(pdn)) = crate::rules::pdn::read_games(&text, variant)
+                        .into_iter()
+                        .next()
                     {
                         self.start_record(pdn, now);
                     }
@@ -1415,7 +1380,7 @@ impl PlayScreen {
 
     fn next_choice_message(&mut self) {
         if let Some((moves, i)) = &self.choosing {
-            let text = crate::notation::long_text(&moves[*i]);
+            let text = crate::rules::notation::long_text(&moves[*i]);
             self.message = format!(
                 "{} captures end here: Enter plays {text} (shown), Tab or arrows show the next",
                 moves.len()
@@ -1435,7 +1400,7 @@ impl PlayScreen {
             .iter()
             .flat_map(|m| {
                 let short = move_text(pos, m);
-                let long = crate::notation::long_text(m);
+                let long = crate::rules::notation::long_text(m);
                 [short, long]
             })
             .filter(|t| t.starts_with(text) || t.replace('x', "-").starts_with(text))
@@ -1486,7 +1451,7 @@ impl PlayScreen {
             Ok(moves) => match moves.as_slice() {
                 [one] => self.play(*one, now),
                 [] => {
-                    self.message = match crate::notation::parse_move(&pos, trimmed) {
+                    self.message = match crate::rules::notation::parse_move(&pos, trimmed) {
                         Err(e) => e.to_string(),
                         Ok(_) => format!("{text} is not a legal move here"),
                     };
@@ -1536,7 +1501,7 @@ impl PlayScreen {
     /// standing offer).
     fn shared_news(
         &mut self,
-        (moves, outcome, offer): (usize, Option<crate::game::Outcome>, Option<Offer>),
+        (moves, outcome, offer): (usize, Option<crate::rules::game::Outcome>, Option<Offer>),
     ) -> Option<String> {
         if self.live.outcome().is_some() && outcome.is_none() {
             return self.live.ending().map(str::to_string);
@@ -1641,7 +1606,7 @@ impl PlayScreen {
         let record = self.live.pdn();
         let mut pdn = record.clone();
         pdn.line.moves.truncate(ply);
-        pdn.result = crate::pdn::GameResult::Unfinished;
+        pdn.result = crate::rules::pdn::GameResult::Unfinished;
         let mut live = LiveGame::from_pdn(&pdn, self.live.options().clone());
         for (k, v) in ["Event", "Site", "Date", "Round", "White", "Black"]
             .iter()

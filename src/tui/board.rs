@@ -1,9 +1,11 @@
 //! The board widget: dark and light squares, men and kings, highlights, cursor and square
 //! numbers, in colour or without, Unicode or ASCII, at any cell size.
 
-use crate::board::{Color as Side, Kind, Piece, Position, Square};
 use crate::config::ThemeName;
-use crate::variant::Variant;
+use crate::rules::board::{Position, Square};
+use crate::rules::piece::Color as Side;
+use crate::rules::piece::{Kind, Piece};
+use crate::rules::variant::Variant;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};

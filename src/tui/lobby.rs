@@ -2,13 +2,12 @@
 //! challenges, games in progress to watch, adjourned games to resume, and the form for a new
 //! challenge.
 
-use super::app::{TextField, cycle_variant};
-use super::view::{Fields, centered, field_form, menu_line};
-use crate::board::Color;
+use super::widgets::{Fields, TextField, centered, cycle_variant, field_form, menu_line};
 use crate::clock::{Tick, TimeControl};
 use crate::club::Store;
 use crate::lobby::{Challenge, Lobby, Offered, Pairing, Room, Who};
-use crate::variant::Variant;
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::Rect;

@@ -7,6 +7,7 @@ pub mod board;
 pub mod club;
 pub mod lobby;
 pub mod view;
+pub mod widgets;
 
 pub use view::draw;
 

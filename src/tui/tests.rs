@@ -4,14 +4,14 @@
 use super::app::{App, GameSetup, PlayerKind, Screen};
 use super::board::ColorDepth;
 use super::view;
-use crate::board::Color;
 use crate::clock::{Tick, TimeControl};
 use crate::config::Config;
 use crate::engine::Level;
-use crate::game::Reason;
-use crate::notation::parse_fen;
-use crate::pdn::{GameResult, read_games};
-use crate::variant::Variant;
+use crate::rules::game::Reason;
+use crate::rules::notation::parse_fen;
+use crate::rules::pdn::{GameResult, read_games};
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -421,7 +421,7 @@ fn two_kings_against_one_is_adjudicated_with_tables() {
     });
     assert_eq!(screen(&app).live.outcome(), None);
     assert!(message(&app).contains("White wins"), "{}", message(&app));
-    let text = crate::notation::move_text(&pos, &blunder);
+    let text = crate::rules::notation::move_text(&pos, &blunder);
     type_line(&mut app, &text, secs(1.0));
     let o = screen(&app)
         .live
@@ -547,7 +547,7 @@ fn mouse_clicks_pick_and_move() {
         .play(&screen(&app).live.game().moves()[0]);
     assert_eq!(&pos, screen(&app).live.position());
     assert_eq!(
-        crate::notation::long_text(&screen(&app).live.game().moves()[0]),
+        crate::rules::notation::long_text(&screen(&app).live.game().moves()[0]),
         "32-28"
     );
 }
@@ -725,7 +725,7 @@ fn analysis_follows_the_shown_position() {
     press(&mut app, KeyCode::Char('a'), secs(1.0));
     assert!(message(&app).contains("Analysis on"), "{}", message(&app));
     let started = std::time::Instant::now();
-    let deep = |app: &mut App, at: crate::board::Position| loop {
+    let deep = |app: &mut App, at: crate::rules::board::Position| loop {
         app.tick(secs(1.0));
         let p = screen(app);
         if let Some(r) = p.analysis.as_ref().and_then(|a| a.latest.clone())
@@ -733,7 +733,7 @@ fn analysis_follows_the_shown_position() {
             && at
                 .legal_moves()
                 .iter()
-                .any(|m| crate::notation::move_text(&at, m) == r.pv[0])
+                .any(|m| crate::rules::notation::move_text(&at, m) == r.pv[0])
         {
             return r;
         }
@@ -748,7 +748,7 @@ fn analysis_follows_the_shown_position() {
     assert!(text.contains(&r.pv[0]), "{text}");
     // Stepping back to the start: the analysis follows, and White's moves come first.
     press(&mut app, KeyCode::Char('['), secs(1.0));
-    deep(&mut app, crate::board::Position::start(v));
+    deep(&mut app, crate::rules::board::Position::start(v));
     press(&mut app, KeyCode::Char('a'), secs(1.0));
     assert!(screen(&app).analysis.is_none());
     assert!(!render(&mut app, 120, 32, secs(1.0)).contains("Analysis ("));

@@ -4,12 +4,13 @@ use super::app::{
     App, HOME, LoadForm, NEW_GAME_FIELDS, NewGameForm, PlayScreen, SETTINGS, Screen, SettingsForm,
 };
 use super::board::{BoardView, Cell, Glyphs, Palette};
-use crate::board::Color as Side;
+use super::widgets::{Fields, centered, field_form, form, menu_line};
 use crate::clock::{Tick, display};
 use crate::config::Config;
 use crate::engine::analysis::Analyst;
-use crate::notation::move_text;
 use crate::play::Offer;
+use crate::rules::notation::move_text;
+use crate::rules::piece::Color as Side;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -76,28 +77,6 @@ fn too_small(frame: &mut Frame, area: Rect, need: (u16, u16)) {
         need.0, need.1, area.width, area.height
     );
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
-}
-
-pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let w = width.min(area.width);
-    let h = height.min(area.height);
-    Rect::new(
-        area.x + (area.width - w) / 2,
-        area.y + (area.height - h) / 2,
-        w,
-        h,
-    )
-}
-
-pub(super) fn menu_line(label: String, focused: bool) -> Line<'static> {
-    if focused {
-        Line::from(Span::styled(
-            format!("▸ {label}"),
-            Style::default().add_modifier(Modifier::REVERSED | Modifier::BOLD),
-        ))
-    } else {
-        Line::from(format!("  {label}"))
-    }
 }
 
 fn home(
@@ -177,54 +156,6 @@ fn new_game(frame: &mut Frame, area: Rect, f: &NewGameForm) {
             ],
             error: f.error.as_deref(),
         },
-    );
-}
-
-/// A form of labelled fields, the focused one marked, with help lines below.
-pub(super) struct Fields<'a, const N: usize> {
-    pub title: &'a str,
-    pub labels: &'a [&'a str; N],
-    pub values: [String; N],
-    pub focus: usize,
-    pub help: &'a [&'a str],
-    pub error: Option<&'a str>,
-}
-
-/// Draws a form of fields, the labels in one column as wide as the longest.
-pub(super) fn field_form<const N: usize>(frame: &mut Frame, area: Rect, f: &Fields<N>) {
-    let width = f
-        .labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0)
-        + 1;
-    let mut lines = Vec::new();
-    for (i, (label, value)) in f.labels.iter().zip(&f.values).enumerate() {
-        lines.push(menu_line(format!("{label:<width$} {value}"), i == f.focus));
-    }
-    lines.push(Line::from(""));
-    lines.extend(f.help.iter().map(|h| Line::from(h.to_string())));
-    form(frame, area, f.title, lines, f.error);
-}
-
-/// A bordered form with its error, if any, at the bottom.
-pub(super) fn form(
-    frame: &mut Frame,
-    area: Rect,
-    title: &str,
-    mut lines: Vec<Line>,
-    error: Option<&str>,
-) {
-    if let Some(e) = error {
-        lines.push(Line::from(""));
-        lines.push(Line::from(e.to_string()));
-    }
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(Block::bordered().title(title.to_string())),
-        area,
     );
 }
 

@@ -1,91 +1,13 @@
-//! PDN 3.0: reading and writing files of games with tags, comments, variations and annotations.
-//!
-//! Reading is lenient where real files differ harmlessly from the standard (`:` as capture
-//! separator, leading zeros, spaces inside moves, full capture paths, CRLF, Latin-1) and strict
-//! where the game itself is at stake: every move is replayed and must be legal. An error names the
-//! line, column and reason, and only ends the game it is in.
+//! Reading PDN: the parser over the lexer's tokens, with per-game recovery and located errors.
 #![forbid(unsafe_code)]
 
-mod lex;
-mod write;
-
-pub use lex::decode;
-pub use write::{result_text, write_game, write_games};
-
-use crate::board::{Color, Position};
-use crate::game::Game;
-use crate::moves::Move;
-use crate::notation::MoveTextError;
-use crate::notation::{matching_moves, parse_fen, parse_move};
-use crate::variant::Variant;
-use lex::{Tok, Token, tokenize};
-use std::fmt;
-
-/// The result of a game as PDN records it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// A side won.
-    Win(Color),
-    /// A draw.
-    Draw,
-    /// Both sides lost (`0-0`, e.g. both absent).
-    BothLost,
-    /// Unknown or unfinished (`*`).
-    Unfinished,
-}
-
-impl GameResult {
-    /// Reads a result string. The left score is the first mover's: White in International and
-    /// Frisian, Black in English.
-    pub fn parse(text: &str, variant: Variant) -> Option<GameResult> {
-        let first = variant.rules().first_player;
-        Some(match text.trim() {
-            "2-0" | "1-0" => GameResult::Win(first),
-            "0-2" | "0-1" => GameResult::Win(first.opposite()),
-            "1-1" | "1/2-1/2" => GameResult::Draw,
-            "0-0" => GameResult::BothLost,
-            "*" => GameResult::Unfinished,
-            _ => return None,
-        })
-    }
-}
-
-/// A move of a PDN game with what was written around it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdnMove {
-    /// The move.
-    pub mv: Move,
-    /// Move strength signs (`!`, `?!`, …) and NAGs (`$3`), in order.
-    pub annotations: Vec<String>,
-    /// Comments after the move.
-    pub comments: Vec<String>,
-    /// Alternatives to this move, each played from the position before it.
-    pub variations: Vec<Line>,
-}
-
-/// A sequence of moves with the comments before its first move.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Line {
-    /// Comments before the first move.
-    pub intro: Vec<String>,
-    /// The moves.
-    pub moves: Vec<PdnMove>,
-}
-
-/// A game read from or to be written to PDN.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PdnGame {
-    /// Tag pairs in file order, unknown tags included.
-    pub tags: Vec<(String, String)>,
-    /// The variant (from GameType, or the reader's default).
-    pub variant: Variant,
-    /// The start position (from FEN, or the variant's initial position).
-    pub start: Position,
-    /// The main line.
-    pub line: Line,
-    /// The game termination marker.
-    pub result: GameResult,
-}
+use super::lex::{Tok, Token, decode, tokenize};
+use super::record::{GameResult, Line, PdnGame, PdnMove};
+use crate::rules::board::Position;
+use crate::rules::moves::Move;
+use crate::rules::notation::MoveTextError;
+use crate::rules::notation::{matching_moves, parse_fen, parse_move};
+use crate::rules::variant::Variant;
 
 /// A located problem in a PDN file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -97,90 +19,6 @@ pub struct PdnError {
     pub column: usize,
     /// What is wrong.
     pub reason: String,
-}
-
-impl PdnGame {
-    /// An empty game of a variant from a position, with GameType and (for a set-up position)
-    /// SetUp and FEN tags.
-    pub fn new(start: Position) -> PdnGame {
-        let variant = start.variant();
-        let mut tags = Vec::new();
-        if variant != Variant::International {
-            tags.push(("GameType".to_string(), variant.game_type().to_string()));
-        }
-        if start != Position::start(variant) {
-            tags.push(("SetUp".to_string(), "1".to_string()));
-            tags.push(("FEN".to_string(), crate::notation::to_fen(&start)));
-        }
-        PdnGame {
-            tags,
-            variant,
-            start,
-            line: Line::default(),
-            result: GameResult::Unfinished,
-        }
-    }
-
-    /// A record of a played game, with the given tags first.
-    pub fn from_game(game: &Game, tags: &[(&str, &str)]) -> PdnGame {
-        let mut pdn = PdnGame::new(*game.start());
-        let mut all: Vec<(String, String)> = tags
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        all.append(&mut pdn.tags);
-        pdn.tags = all;
-        pdn.line.moves = game
-            .moves()
-            .iter()
-            .map(|&mv| PdnMove {
-                mv,
-                annotations: Vec::new(),
-                comments: Vec::new(),
-                variations: Vec::new(),
-            })
-            .collect();
-        pdn.set_result(match game.outcome() {
-            Some(o) => o.winner.map_or(GameResult::Draw, GameResult::Win),
-            None => GameResult::Unfinished,
-        });
-        pdn
-    }
-
-    /// The value of a tag, if present.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Sets the result and the Result tag.
-    pub fn set_result(&mut self, result: GameResult) {
-        self.result = result;
-        let text = result_text(result, self.variant).to_string();
-        match self.tags.iter_mut().find(|(k, _)| k == "Result") {
-            Some(tag) => tag.1 = text,
-            None => self.tags.push(("Result".to_string(), text)),
-        }
-    }
-
-    /// The main line replayed as a [`Game`] (which knows the outcome the rules give).
-    pub fn game(&self) -> Game {
-        let mut game = Game::from_position(self.start);
-        for m in &self.line.moves {
-            if game.play(&m.mv).is_err() {
-                break;
-            }
-        }
-        game
-    }
-}
-
-impl fmt::Display for PdnGame {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&write_game(self))
-    }
 }
 
 /// Reads every game of a PDN file. Each entry is a game or the first error found in it; an error
@@ -558,6 +396,3 @@ enum End {
     NextGame(Token),
     Eof,
 }
-
-#[cfg(test)]
-mod tests;

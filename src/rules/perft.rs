@@ -1,10 +1,10 @@
 //! Perft: the number of leaf nodes of the legal move tree, the standard check of move generators.
 #![forbid(unsafe_code)]
 
-use crate::board::Position;
-use crate::movegen;
-use crate::moves::{Move, MoveList};
-use crate::variant::{RuleSet, with_rules};
+use crate::rules::board::Position;
+use crate::rules::movegen;
+use crate::rules::moves::{Move, MoveList};
+use crate::rules::variant::{RuleSet, with_rules};
 
 fn lists(depth: u32) -> Vec<MoveList> {
     vec![MoveList::new(); depth.max(1) as usize]
@@ -46,8 +46,8 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::{move_text, parse_fen};
-    use crate::variant::Variant;
+    use crate::rules::notation::{move_text, parse_fen};
+    use crate::rules::variant::Variant;
 
     /// Published counts (../shared/reference/perft.md, duplicates dropped).
     const REFERENCE: &[(&str, Variant, &str, &[u64])] = &[

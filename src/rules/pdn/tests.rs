@@ -1,5 +1,8 @@
 use super::*;
-use crate::notation::{long_text, parse_fen, to_fen};
+use crate::rules::game::Game;
+use crate::rules::notation::{long_text, parse_fen, to_fen};
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
 
 const SAMPLE: &str = "[Event \"Club \\\"night\\\"\"]\r\n[White \"Jansen\"]\r\n[Black \"Müller\"]\r\n\
 [Result \"2-0\"]\r\n[Opening \"Kl. Ouverture\"]\r\n\r\n{ An old line } 1. 32-28 19-23! \

@@ -1,7 +1,8 @@
 //! Zobrist hashing of positions, for repetition detection and transposition tables.
 #![forbid(unsafe_code)]
 
-use crate::board::{Color, Position};
+use crate::rules::board::Position;
+use crate::rules::piece::Color;
 
 const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -38,8 +39,16 @@ fn fold(mut bits: u64, keys: &[u64; 64]) -> u64 {
     h
 }
 
+impl Position {
+    /// Zobrist hash of the position: equal positions (with equal side to move and rule state)
+    /// hash equally.
+    pub fn zobrist(&self) -> u64 {
+        hash(self)
+    }
+}
+
 /// The hash of a position.
-pub(crate) fn hash(pos: &Position) -> u64 {
+fn hash(pos: &Position) -> u64 {
     let mut h = fold(pos.white & !pos.kings, &KEYS[0])
         ^ fold(pos.white & pos.kings, &KEYS[1])
         ^ fold(pos.black & !pos.kings, &KEYS[2])

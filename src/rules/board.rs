@@ -1,84 +1,10 @@
-//! Colours, pieces, squares and the position: who stands where and who is to move.
+//! Squares and the position: who stands where and who is to move.
 #![forbid(unsafe_code)]
 
-use crate::geometry::Geometry;
-use crate::moves::{Move, MoveList};
-use crate::variant::{Variant, with_rules};
-use crate::{movegen, zobrist};
+use crate::rules::geometry::Geometry;
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::variant::Variant;
 use std::fmt;
-
-/// The two sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    /// Light pieces: squares 31–50 (10×10) or 21–32 (8×8) at the start.
-    White,
-    /// Dark pieces: squares 1–20 (10×10) or 1–12 (8×8) at the start.
-    Black,
-}
-
-impl Color {
-    /// The other side.
-    #[inline]
-    pub fn opposite(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `W` or `B`, as FEN writes it.
-    pub fn letter(self) -> char {
-        match self {
-            Color::White => 'W',
-            Color::Black => 'B',
-        }
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::White => "White",
-            Color::Black => "Black",
-        })
-    }
-}
-
-/// Man or king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// An uncrowned piece.
-    Man,
-    /// A crowned piece.
-    King,
-}
-
-/// A piece: a colour and a kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Piece {
-    /// Its side.
-    pub color: Color,
-    /// Man or king.
-    pub kind: Kind,
-}
-
-impl Piece {
-    /// The piece's letter in diagrams and Hub positions: `w b` for men, `W B` for kings.
-    pub fn letter(self) -> char {
-        match (self.color, self.kind) {
-            (Color::White, Kind::Man) => 'w',
-            (Color::Black, Kind::Man) => 'b',
-            (Color::White, Kind::King) => 'W',
-            (Color::Black, Kind::King) => 'B',
-        }
-    }
-}
 
 /// A playable square, numbered as the rule texts do (1..=50 on 10×10, 1..=32 on 8×8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -291,29 +217,6 @@ impl Position {
             Kind::King => (side & self.kings).count_ones(),
             Kind::Man => (side & !self.kings).count_ones(),
         }
-    }
-
-    /// All legal moves of the side to move.
-    pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        with_rules!(self.variant, R => movegen::generate::<R>(self, &mut list));
-        list
-    }
-
-    /// Whether the side to move has a capture (and so must capture).
-    pub fn has_capture(&self) -> bool {
-        with_rules!(self.variant, R => movegen::has_capture::<R>(self))
-    }
-
-    /// The position after a move. The move must be one of this position's legal moves.
-    pub fn play(&self, mv: &Move) -> Position {
-        with_rules!(self.variant, R => movegen::make::<R>(self, mv))
-    }
-
-    /// Zobrist hash of the position: equal positions (with equal side to move and rule state)
-    /// hash equally.
-    pub fn zobrist(&self) -> u64 {
-        zobrist::hash(self)
     }
 
     /// The same position seen from the other side: the board turned half round, colours swapped.

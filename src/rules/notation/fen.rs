@@ -1,8 +1,9 @@
 //! FEN as PDN uses it: `W:W31-50:B1-20`, `B:W18,24,K10:B12,K22`.
 #![forbid(unsafe_code)]
 
-use crate::board::{Color, Kind, Piece, Position, Setup, SetupError};
-use crate::variant::Variant;
+use crate::rules::board::{Position, Setup, SetupError};
+use crate::rules::piece::{Color, Kind, Piece};
+use crate::rules::variant::Variant;
 use std::fmt::Write;
 
 /// Why a FEN string could not be read.
@@ -212,7 +213,7 @@ pub fn to_fen(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
+    use crate::rules::board::Square;
 
     #[test]
     fn start_positions_read_and_write() {

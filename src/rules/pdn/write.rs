@@ -2,42 +2,9 @@
 //! ambiguous captures in long form, comments, annotations, variations and the result.
 #![forbid(unsafe_code)]
 
-use super::{GameResult, Line, PdnGame};
-use crate::board::Position;
-use crate::notation::move_text;
-use crate::variant::Variant;
-
-/// The result as written for the variant: `2-0 1-1 0-2` in International, `1-0 1/2-1/2 0-1` in
-/// English and Frisian (the left score is the first mover's).
-pub fn result_text(result: GameResult, variant: Variant) -> &'static str {
-    let first = variant.rules().first_player;
-    let international = variant == Variant::International;
-    match result {
-        GameResult::Win(c) if c == first => {
-            if international {
-                "2-0"
-            } else {
-                "1-0"
-            }
-        }
-        GameResult::Win(_) => {
-            if international {
-                "0-2"
-            } else {
-                "0-1"
-            }
-        }
-        GameResult::Draw => {
-            if international {
-                "1-1"
-            } else {
-                "1/2-1/2"
-            }
-        }
-        GameResult::BothLost => "0-0",
-        GameResult::Unfinished => "*",
-    }
-}
+use super::record::{Line, PdnGame, result_text};
+use crate::rules::board::Position;
+use crate::rules::notation::move_text;
 
 /// Collects words and breaks lines before 80 columns.
 struct Wrapper {
@@ -147,4 +114,10 @@ pub fn write_game(game: &PdnGame) -> String {
 /// Several games, one after another.
 pub fn write_games<'a>(games: impl IntoIterator<Item = &'a PdnGame>) -> String {
     games.into_iter().map(write_game).collect()
+}
+
+impl std::fmt::Display for PdnGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&write_game(self))
+    }
 }

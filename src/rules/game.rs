@@ -1,10 +1,11 @@
 //! A game: the moves played from a start position, and how (and why) it ended.
 #![forbid(unsafe_code)]
 
-use crate::board::{Color, Kind, Position};
-use crate::moves::Move;
-use crate::notation::{MoveTextError, parse_move};
-use crate::variant::Variant;
+use crate::rules::board::Position;
+use crate::rules::moves::Move;
+use crate::rules::notation::{MoveTextError, parse_move};
+use crate::rules::piece::{Color, Kind};
+use crate::rules::variant::Variant;
 use std::fmt;
 
 /// Why a game ended.
@@ -362,7 +363,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_fen;
+    use crate::rules::notation::parse_fen;
     use std::collections::HashSet;
 
     fn game(variant: Variant, fen: &str) -> Game {

@@ -3,10 +3,10 @@
 
 pub mod fen;
 
-use crate::board::{Position, Square};
-use crate::movegen;
-use crate::moves::Move;
-use crate::variant::with_rules;
+use crate::rules::board::{Position, Square};
+use crate::rules::movegen;
+use crate::rules::moves::Move;
+use crate::rules::variant::with_rules;
 
 pub use fen::{FenError, parse_fen, to_fen};
 

@@ -1,8 +1,8 @@
 //! Moves and fixed-capacity move lists.
 #![forbid(unsafe_code)]
 
-use crate::board::Square;
-use crate::geometry::{BOARD8, BOARD10, Geometry};
+use crate::rules::board::Square;
+use crate::rules::geometry::{BOARD8, BOARD10, Geometry};
 
 /// Most landing squares a capture can have before its last: one side has at most 20 pieces, so a
 /// capture takes at most 20 and stops on at most 19 squares between its start and its end.

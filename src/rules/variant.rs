@@ -1,8 +1,8 @@
 //! The three variants and the rule differences between them, expressed as data.
 #![forbid(unsafe_code)]
 
-use crate::board::Color;
-use crate::geometry::{BOARD8, BOARD10, Geometry};
+use crate::rules::geometry::{BOARD8, BOARD10, Geometry};
+use crate::rules::piece::Color;
 use std::fmt;
 use std::str::FromStr;
 
@@ -107,16 +107,16 @@ impl RuleSet for EnglishRules {
 macro_rules! with_rules {
     ($variant:expr, $r:ident => $body:expr) => {
         match $variant {
-            $crate::variant::Variant::International => {
-                type $r = $crate::variant::InternationalRules;
+            $crate::rules::variant::Variant::International => {
+                type $r = $crate::rules::variant::InternationalRules;
                 $body
             }
-            $crate::variant::Variant::Frisian => {
-                type $r = $crate::variant::FrisianRules;
+            $crate::rules::variant::Variant::Frisian => {
+                type $r = $crate::rules::variant::FrisianRules;
                 $body
             }
-            $crate::variant::Variant::English => {
-                type $r = $crate::variant::EnglishRules;
+            $crate::rules::variant::Variant::English => {
+                type $r = $crate::rules::variant::EnglishRules;
                 $body
             }
         }

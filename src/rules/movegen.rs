@@ -7,10 +7,32 @@
 //! merged into one move.
 #![forbid(unsafe_code)]
 
-use crate::board::{Color, KingRun, Position};
-use crate::geometry::{DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR};
-use crate::moves::{MAX_PATH, Move, MoveList};
-use crate::variant::{CapturePriority, RuleSet};
+use crate::rules::board::{KingRun, Position};
+use crate::rules::geometry::{DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR};
+use crate::rules::moves::{MAX_PATH, Move, MoveList};
+use crate::rules::piece::Color;
+use crate::rules::variant::{CapturePriority, RuleSet, with_rules};
+
+// The position's moves are defined here rather than in `board`, so that the board knows nothing
+// of move generation and the dependency runs one way: board → movegen.
+impl Position {
+    /// All legal moves of the side to move.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        with_rules!(self.variant, R => generate::<R>(self, &mut list));
+        list
+    }
+
+    /// Whether the side to move has a capture (and so must capture).
+    pub fn has_capture(&self) -> bool {
+        with_rules!(self.variant, R => has_capture::<R>(self))
+    }
+
+    /// The position after a move. The move must be one of this position's legal moves.
+    pub fn play(&self, mv: &Move) -> Position {
+        with_rules!(self.variant, R => make::<R>(self, mv))
+    }
+}
 
 pub(crate) const DIAGONALS: [usize; 4] = [UL, UR, DL, DR];
 const ALL_DIRECTIONS: [usize; 8] = [UL, UR, DL, DR, UP, DOWN, LEFT, RIGHT];
@@ -568,9 +590,10 @@ pub(crate) fn route_matches<R: RuleSet>(pos: &Position, mv: &Move, stops: &[u8])
 
 #[cfg(test)]
 mod tests {
-    use crate::board::{Kind, Square};
-    use crate::notation::{long_text, move_text, parse_fen, parse_move};
-    use crate::variant::Variant;
+    use crate::rules::board::Square;
+    use crate::rules::notation::{long_text, move_text, parse_fen, parse_move};
+    use crate::rules::piece::Kind;
+    use crate::rules::variant::Variant;
 
     fn moves(variant: Variant, fen: &str) -> Vec<String> {
         let pos = parse_fen(fen, variant).unwrap();

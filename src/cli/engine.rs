@@ -1,0 +1,125 @@
+//! `draughts engine`: analyse a position, or measure the search.
+
+use anyhow::Result;
+use clap::Subcommand;
+use draughts::rules::notation::{move_text, parse_fen};
+use draughts::tablebase;
+use draughts::tui::app::open_tablebase;
+use draughts::{Position, Variant};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The `engine` commands.
+#[derive(Subcommand)]
+pub(crate) enum EngineCommand {
+    /// Search a position and print each iteration: depth, score, nodes, time, principal variation.
+    Analyse {
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// The position (FEN); the initial position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Deepest iteration.
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Seconds to think [default: 10 when no depth is given].
+        #[arg(long)]
+        time: Option<f64>,
+        /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+        /// Tablebase directory [default: tablebases/<variant> when present].
+        #[arg(long)]
+        tablebases: Option<PathBuf>,
+    },
+    /// Search the benchmark positions to a fixed depth and report nodes and speed.
+    Bench {
+        /// Depth of each search.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+    },
+}
+
+/// Runs an engine command.
+pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
+    use draughts::engine::{BENCH_POSITIONS, Limits, Searcher};
+    match command {
+        EngineCommand::Analyse {
+            variant,
+            fen,
+            depth,
+            time,
+            hash,
+            tablebases,
+        } => {
+            let variant: Variant = variant.parse()?;
+            let pos = match &fen {
+                Some(f) => parse_fen(f, variant)?,
+                None => Position::start(variant),
+            };
+            let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
+            let tb = open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?;
+            let mut searcher = Searcher::new(hash, tb);
+            let time = match (time, depth) {
+                (Some(t), _) => Some(std::time::Duration::from_secs_f64(t.max(0.0))),
+                (None, None) => Some(std::time::Duration::from_secs(10)),
+                (None, Some(_)) => None,
+            };
+            let limits = Limits {
+                depth,
+                time,
+                max_time: time,
+                nodes: None,
+            };
+            let outcome = searcher.search(&pos, &[], limits, &mut |info| {
+                let r = draughts::engine::analysis::builtin_report(info, &pos);
+                println!(
+                    "depth={} score={} nodes={} time={:.3} nps={} pv={}",
+                    r.depth,
+                    r.score,
+                    r.nodes,
+                    info.time.as_secs_f64(),
+                    r.nps,
+                    r.pv.join(" ")
+                );
+            });
+            match outcome.best {
+                Some(mv) => println!("best={}", move_text(&pos, &mv)),
+                None => println!("best=none (no legal move)"),
+            }
+        }
+        EngineCommand::Bench { depth } => {
+            let started = Instant::now();
+            let mut total = 0u64;
+            for (variant, fen) in BENCH_POSITIONS {
+                let pos = parse_fen(fen, *variant)?;
+                let mut searcher = Searcher::new(64, None);
+                let t = Instant::now();
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let o = searcher.search(&pos, &[], limits, &mut |_| {});
+                let secs = t.elapsed().as_secs_f64();
+                total += o.nodes;
+                println!(
+                    "{:<13} depth={} nodes={} time={secs:.3} nps={:.0} best={} score={}",
+                    variant.name(),
+                    o.depth,
+                    o.nodes,
+                    o.nodes as f64 / secs.max(1e-9),
+                    o.best.map_or("-".into(), |m| move_text(&pos, &m)),
+                    draughts::engine::score_words(o.score)
+                );
+            }
+            let secs = started.elapsed().as_secs_f64();
+            println!(
+                "total nodes={total} time={secs:.3} nps={:.0}",
+                total as f64 / secs.max(1e-9)
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

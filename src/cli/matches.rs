@@ -1,0 +1,114 @@
+//! `draughts match`: engine against engine from openings, both colours, in parallel.
+
+use anyhow::Result;
+use draughts::Variant;
+use draughts::clock::TimeControl;
+use draughts::rules::pdn;
+use draughts::tablebase;
+use draughts::tui::app::open_tablebase;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `draughts match`.
+#[derive(clap::Args)]
+pub(crate) struct MatchArgs {
+    /// Engine A: engine, engine:<1-10|max>, or hub:<command>.
+    #[arg(long)]
+    engine_a: String,
+    /// Engine B.
+    #[arg(long)]
+    engine_b: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Time control for both (the clock syntax).
+    #[arg(long, default_value = "1m+1s")]
+    tc: String,
+    /// international, frisian or english.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Openings file (one opening a line) [default: every two-ply start].
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at once [default: half the cores, at least one].
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Write every game to this PDN file.
+    #[arg(long)]
+    pdn: Option<PathBuf>,
+    /// Tablebases for adjudication [default: tablebases/<variant> when present].
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
+    /// Moves (plies) after which a game is adjudicated drawn.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+}
+
+/// Plays the match, printing each game's result and then the score.
+pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
+    let MatchArgs {
+        engine_a,
+        engine_b,
+        games,
+        tc,
+        variant,
+        openings,
+        concurrency,
+        pdn: out,
+        tablebases,
+        max_plies,
+    } = args;
+    use draughts::arena::{self, Contender, MatchSettings};
+    let variant: Variant = variant.parse()?;
+    let a: Contender = engine_a
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--engine-a: {e}"))?;
+    let b: Contender = engine_b
+        .parse()
+        .map_err(|e| anyhow::anyhow!("--engine-b: {e}"))?;
+    let clock = TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?;
+    let lines = match &openings {
+        Some(f) => {
+            let text =
+                std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+            arena::read_openings(&text, variant)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?
+        }
+        None => arena::two_ply_openings(variant),
+    };
+    let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
+    let settings = MatchSettings {
+        variant,
+        a,
+        b,
+        clock,
+        tablebase: open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?,
+        max_plies,
+    };
+    let threads = concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
+    });
+    let played = arena::run(&settings, &lines, games, threads, &|i, p| {
+        let result = pdn::result_text(p.pdn.result, variant);
+        let termination = p.pdn.tag("Termination").unwrap_or("");
+        println!(
+            "game {}/{games}: {} - {}: {result} ({termination})",
+            i + 1,
+            p.pdn.tag("White").unwrap_or("?"),
+            p.pdn.tag("Black").unwrap_or("?"),
+        );
+    })
+    .map_err(anyhow::Error::msg)?;
+    if let Some(path) = &out {
+        let text = pdn::write_games(played.iter().map(|p| &p.pdn));
+        draughts::config::write_atomic(path, text.as_bytes())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    }
+    println!(
+        "{} vs {}: {}",
+        settings.a,
+        settings.b,
+        arena::summarise(&played)
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,15 @@
+//! The command line: one module per command family, each with its clap arguments and its
+//! handler, which turns them into calls of the library and prints the results.
+
+pub(crate) mod club;
+pub(crate) mod dxp;
+pub(crate) mod engine;
+pub(crate) mod hub;
+pub(crate) mod matches;
+pub(crate) mod output;
+pub(crate) mod pdn;
+pub(crate) mod perft;
+pub(crate) mod play;
+pub(crate) mod serve;
+pub(crate) mod tb;
+pub(crate) mod tournament;

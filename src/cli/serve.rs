@@ -1,0 +1,73 @@
+//! `draughts serve`: the club's SSH server.
+
+use anyhow::Result;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Arguments of `draughts serve`.
+#[derive(clap::Args)]
+pub(crate) struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "0.0.0.0:2222")]
+    listen: String,
+    /// The club database [default: $DRAUGHTS_DB or ~/.local/share/draughts/club.sqlite].
+    #[arg(long)]
+    db: Option<PathBuf>,
+    /// The server's host key (made on first start, mode 600) [default: next to the database].
+    #[arg(long)]
+    host_key: Option<PathBuf>,
+    /// Tablebase directory for the games played.
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
+    /// Minutes a connection may stay idle before it is closed.
+    #[arg(long, default_value_t = 60)]
+    idle_minutes: u64,
+    /// Let unknown keys in as guests (casual games only).
+    #[arg(long)]
+    guests: bool,
+    /// Connections one address may hold at once.
+    #[arg(long, default_value_t = 8)]
+    per_ip: usize,
+    /// Log file [default: draughts-serve.log next to the database].
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// Seconds a game waits for a player whose connection dropped (their clock runs on);
+    /// then the game is lost by forfeit.
+    #[arg(long, default_value_t = 120)]
+    reconnect_seconds: u64,
+    /// What becomes of games in progress when the server restarts: resume (each clock
+    /// starts again when both players are back) or adjourn (resumed from the lobby).
+    #[arg(long, default_value = "resume", value_parser = ["resume", "adjourn"])]
+    on_restart: String,
+}
+
+/// Runs the server until it is stopped.
+pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
+    let ServeArgs {
+        listen,
+        db,
+        host_key,
+        tablebases,
+        idle_minutes,
+        guests,
+        per_ip,
+        log,
+        reconnect_seconds,
+        on_restart,
+    } = args;
+    let db = db.unwrap_or_else(draughts::club::store::default_path);
+    let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
+    draughts::ssh::serve(draughts::ssh::Options {
+        listen,
+        host_key,
+        tablebases,
+        idle: std::time::Duration::from_secs(idle_minutes.max(1) * 60),
+        guests,
+        per_ip: per_ip.max(1),
+        log: Some(log.unwrap_or_else(|| db.with_file_name("draughts-serve.log"))),
+        reconnect: std::time::Duration::from_secs(reconnect_seconds),
+        adjourn: on_restart == "adjourn",
+        db,
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

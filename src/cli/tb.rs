@@ -1,0 +1,256 @@
+//! `draughts tb`: generate, probe, check and plan the endgame tablebases.
+
+use anyhow::Result;
+use clap::Subcommand;
+use draughts::Variant;
+use draughts::rules::notation::{move_text, parse_fen};
+use draughts::tablebase::progress::Report;
+use draughts::tablebase::{self, Material, Tablebase};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Which tables: a variant and their directory.
+#[derive(clap::Args)]
+pub(crate) struct TablesArgs {
+    /// international, frisian or english.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Directory of the tables [default: tablebases/<variant>].
+    #[arg(long)]
+    dir: Option<PathBuf>,
+}
+
+impl TablesArgs {
+    fn resolve(self) -> Result<(Variant, PathBuf)> {
+        let variant: Variant = self.variant.parse()?;
+        let dir = self.dir.unwrap_or_else(|| tablebase::default_dir(variant));
+        Ok((variant, dir))
+    }
+}
+
+/// The `tb` commands.
+#[derive(Subcommand)]
+pub(crate) enum TbCommand {
+    /// Compute every slice of 2 up to --pieces pieces (finished slices are kept), or one --slice.
+    Generate {
+        /// Largest number of pieces.
+        #[arg(long, required_unless_present = "slice", conflicts_with = "slice")]
+        pieces: Option<u32>,
+        /// Compute only this job (a slice such as kk-k and its partner); its dependencies must exist.
+        #[arg(long)]
+        slice: Option<String>,
+        #[command(flatten)]
+        tables: TablesArgs,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Print the value of a position and of each of its moves, best first.
+    Probe {
+        /// The position.
+        #[arg(long)]
+        fen: String,
+        #[command(flatten)]
+        tables: TablesArgs,
+    },
+    /// Figures of every slice: positions, results, longest win, file sizes.
+    Stats {
+        #[command(flatten)]
+        tables: TablesArgs,
+    },
+    /// Check every checksum and re-derive every stored value from its moves.
+    Verify {
+        #[command(flatten)]
+        tables: TablesArgs,
+        /// Worker threads [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+    },
+    /// Measure probe latency on the largest slices present.
+    Bench {
+        #[command(flatten)]
+        tables: TablesArgs,
+        /// Positions to probe.
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+    },
+    /// Print the job graph for a scheduler (GNU make, a job array).
+    Plan {
+        /// Largest number of pieces.
+        #[arg(long)]
+        pieces: u32,
+        /// make or json.
+        #[arg(long, default_value = "make")]
+        format: String,
+        #[command(flatten)]
+        tables: TablesArgs,
+    },
+}
+
+/// Runs a tablebase command.
+pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
+    match command {
+        TbCommand::Generate {
+            tables,
+            pieces,
+            slice,
+            threads: t,
+        } => {
+            let (variant, dir) = tables.resolve()?;
+            threads(t)?;
+            let report = Report::for_stdout();
+            let start = Instant::now();
+            let jobs = match (pieces, slice) {
+                (_, Some(slice)) => {
+                    let m: Material = slice.parse()?;
+                    vec![tablebase::generate::generate_job(variant, m, &dir, report)?]
+                }
+                (Some(p), None) => {
+                    anyhow::ensure!(
+                        (2..=tablebase::material::MAX_PIECES).contains(&p),
+                        "--pieces must be between 2 and {}",
+                        tablebase::material::MAX_PIECES
+                    );
+                    tablebase::generate::generate_all(variant, p, &dir, report)?
+                }
+                (None, None) => anyhow::bail!("give --pieces or --slice"),
+            };
+            let made: Vec<_> = jobs.iter().filter(|j| !j.skipped).collect();
+            let positions: u64 = made.iter().map(|j| j.positions).sum();
+            let secs = start.elapsed().as_secs_f64();
+            println!(
+                "generated {} jobs ({} already present) positions={positions} time={secs:.1}s rate={:.0}/s dir={}",
+                made.len(),
+                jobs.len() - made.len(),
+                positions as f64 / secs.max(1e-9),
+                dir.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Probe { tables, fen } => {
+            let (variant, dir) = tables.resolve()?;
+            let pos =
+                parse_fen(&fen, variant).map_err(|e| anyhow::anyhow!("bad FEN {fen:?}: {e}"))?;
+            let tb = Tablebase::open_for(&dir, variant)?;
+            let wdl = tb.wdl(&pos)?;
+            let value = tb.dtw(&pos)?;
+            anyhow::ensure!(
+                wdl == value.wdl(),
+                "{}: WDL table says {wdl}, DTW table says {}",
+                dir.display(),
+                value.wdl()
+            );
+            println!("{value}");
+            let mut moves = Vec::new();
+            for mv in pos.legal_moves().iter() {
+                moves.push((move_text(&pos, mv), tb.dtw(&pos.play(mv))?.before()));
+            }
+            moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.preference()));
+            for (text, v) in moves {
+                println!("{text} {v}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Stats { tables } => {
+            let (variant, dir) = tables.resolve()?;
+            let tb = Tablebase::open_for(&dir, variant)?;
+            let stats = tb.stats()?;
+            let bits = |bytes: u64, n: u64| bytes as f64 * 8.0 / n.max(1) as f64;
+            for s in &stats {
+                println!(
+                    "{:<12} positions={} wins={} draws={} losses={} longest_win={} wdl_bytes={} dtw_bytes={} wdl_bits={:.3} dtw_bits={:.3}",
+                    s.material.to_string(),
+                    s.positions,
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.longest_win,
+                    s.wdl_bytes,
+                    s.dtw_bytes,
+                    bits(s.wdl_bytes, s.positions),
+                    bits(s.dtw_bytes, s.positions)
+                );
+            }
+            let sum =
+                |f: fn(&tablebase::probe::SliceStats) -> u64| stats.iter().map(f).sum::<u64>();
+            let positions = sum(|s| s.positions);
+            println!(
+                "total slices={} positions={} wins={} draws={} losses={} longest_win={} wdl_bytes={} dtw_bytes={} wdl_bits={:.3} dtw_bits={:.3}",
+                stats.len(),
+                positions,
+                sum(|s| s.wins),
+                sum(|s| s.draws),
+                sum(|s| s.losses),
+                stats.iter().map(|s| s.longest_win).max().unwrap_or(0),
+                sum(|s| s.wdl_bytes),
+                sum(|s| s.dtw_bytes),
+                bits(sum(|s| s.wdl_bytes), positions),
+                bits(sum(|s| s.dtw_bytes), positions)
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Verify { tables, threads: t } => {
+            let (variant, dir) = tables.resolve()?;
+            threads(t)?;
+            let start = Instant::now();
+            let summary = tablebase::verify::verify(variant, &dir, Report::for_stdout())?;
+            println!(
+                "verified slices={} positions={} time={:.1}s: all consistent",
+                summary.slices,
+                summary.positions,
+                start.elapsed().as_secs_f64()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Bench { tables, positions } => {
+            let (variant, dir) = tables.resolve()?;
+            anyhow::ensure!(positions > 0, "--positions must be at least 1");
+            let t = tablebase::bench::probe_latency(&dir, variant, positions)?;
+            println!(
+                "probe positions={} wdl_cold_us={:.2} wdl_cached_us={:.3} dtw_cold_us={:.2} dtw_cached_us={:.3}",
+                t.positions,
+                t.wdl_cold_ns / 1000.0,
+                t.wdl_cached_ns / 1000.0,
+                t.dtw_cold_ns / 1000.0,
+                t.dtw_cached_ns / 1000.0
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        TbCommand::Plan {
+            tables,
+            pieces,
+            format,
+        } => {
+            let (variant, dir) = tables.resolve()?;
+            match format.as_str() {
+                "make" => {
+                    let program = std::env::current_exe()?;
+                    print!(
+                        "{}",
+                        tablebase::plan::makefile(
+                            variant,
+                            pieces,
+                            &dir,
+                            &program.display().to_string()
+                        )
+                    );
+                }
+                "json" => print!("{}", tablebase::plan::json(variant, pieces)),
+                other => anyhow::bail!("unknown plan format {other:?} (make or json)"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Sizes rayon's pool when `--threads` is given.
+fn threads(n: Option<usize>) -> Result<()> {
+    if let Some(n) = n {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()?;
+    }
+    Ok(())
+}

@@ -1,0 +1,463 @@
+//! `draughts club tournament`: create, enter, pair, enter results, standings, TRF and PDN.
+
+use super::output::OutputArgs;
+use anyhow::Result;
+use clap::Subcommand;
+use draughts::club::tournament::{self, NewTournament};
+use draughts::club::{self, Store};
+use draughts::rules::pdn;
+use std::path::PathBuf;
+
+/// The `club tournament` commands.
+#[derive(Subcommand)]
+pub(crate) enum TournamentCommand {
+    /// Create a tournament.
+    Create {
+        /// Its name.
+        name: String,
+        /// round-robin, double-round-robin or swiss.
+        #[arg(long, default_value = "round-robin")]
+        system: String,
+        /// Rounds of a Swiss.
+        #[arg(long)]
+        rounds: Option<u32>,
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+        /// Time control (the clock syntax, e.g. 80m+1m).
+        #[arg(long)]
+        tc: Option<String>,
+        /// 2-1-0 (FMJD) or 1-0.5-0.
+        #[arg(long, default_value = "2-1-0")]
+        scoring: String,
+        /// Casual: the games do not count for ratings.
+        #[arg(long)]
+        unrated: bool,
+        /// Tie-breaks after points, in order: sb, buchholz, buchholz-cut1, median-buchholz,
+        /// wins, direct, aro, performance.
+        #[arg(long, default_value = "sb,wins")]
+        tiebreaks: String,
+    },
+    /// List tournaments.
+    List {
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a tournament's pairings and results, round by round.
+    Show {
+        /// Name or id.
+        tournament: String,
+        /// Only this round.
+        #[arg(long)]
+        round: Option<u32>,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Enter members (by name or id) before the first round.
+    Enter {
+        /// Name or id.
+        tournament: String,
+        /// Members, by name or id.
+        #[arg(required = true)]
+        members: Vec<String>,
+    },
+    /// Write the tournament to standard output: every game as one PDN file, or a FIDE TRF.
+    Export {
+        /// Name or id.
+        tournament: String,
+        /// pdn or trf.
+        #[arg(long, default_value = "pdn")]
+        format: String,
+    },
+    /// Record games from a PDN file (matched to pairings by their Round, White and Black tags).
+    Import {
+        /// Name or id.
+        tournament: String,
+        /// The PDN file.
+        file: PathBuf,
+    },
+    /// Rule out a pairing of two players (Swiss).
+    Forbid {
+        /// Name or id.
+        tournament: String,
+        /// One player.
+        a: String,
+        /// The other.
+        b: String,
+    },
+    /// Mark a player absent for a Swiss round not yet paired (not paired, no points).
+    Absent {
+        /// Name or id.
+        tournament: String,
+        /// The player.
+        member: String,
+        /// The round.
+        #[arg(long)]
+        round: u32,
+        /// Present after all.
+        #[arg(long)]
+        undo: bool,
+    },
+    /// Override the last round's pairing before it starts: two players change places, or with
+    /// one player their game's colours are reversed.
+    Swap {
+        /// Name or id.
+        tournament: String,
+        /// A player.
+        a: String,
+        /// The player to change places with (none: reverse a's colours).
+        b: Option<String>,
+    },
+    /// Take back the last round's pairing while none of its games has a result.
+    Unpair {
+        /// Name or id.
+        tournament: String,
+    },
+    /// Create a tournament from a FIDE TRF file (players matched to members by name).
+    ImportTrf {
+        /// The TRF file.
+        file: PathBuf,
+        /// international, frisian or english.
+        #[arg(long, default_value = "international")]
+        variant: String,
+    },
+    /// Withdraw a player: their unplayed games are lost by forfeit.
+    Withdraw {
+        /// Name or id.
+        tournament: String,
+        /// The player, by name or id.
+        member: String,
+    },
+    /// Pair the next round (refused while the previous one has missing results).
+    Pair {
+        /// Name or id.
+        tournament: String,
+    },
+    /// Record or correct a result: <white> <result> <black>, result as 2-0, 1-1, 0-2.
+    Result {
+        /// Name or id.
+        tournament: String,
+        /// The round.
+        #[arg(long)]
+        round: u32,
+        /// White's name or id.
+        white: String,
+        /// 2-0, 1-1, 0-2 (or 1-0, 1/2-1/2, 0-1).
+        result: String,
+        /// Black's name or id.
+        black: String,
+    },
+    /// The crosstable: each player's points against each other player, in standings order.
+    Crosstable {
+        /// Name or id.
+        tournament: String,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The standings: points, then the tournament's tie-breaks.
+    Standings {
+        /// Name or id.
+        tournament: String,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// Runs a tournament command on the club database.
+pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
+    match command {
+        TournamentCommand::Create {
+            name,
+            system,
+            variant,
+            tc,
+            scoring,
+            unrated,
+            tiebreaks,
+            rounds,
+        } => {
+            let id = tournament::create(
+                store,
+                &NewTournament {
+                    name: &name,
+                    system: tournament::System::parse(&system, rounds)?,
+                    variant: variant.parse()?,
+                    time_control: tc.as_deref(),
+                    scoring: scoring.parse()?,
+                    rated: !unrated,
+                    tiebreaks: tournament::parse_tiebreaks(&tiebreaks)?,
+                },
+            )?;
+            println!("created #{id} {}", name.trim());
+        }
+        TournamentCommand::List { json } => {
+            let list = tournament::list(store)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list)?);
+            } else {
+                for t in list {
+                    println!(
+                        "{:>4}  {}  ({}, {}, {}, {})",
+                        t.id,
+                        t.name,
+                        t.variant.name(),
+                        serde_json::to_value(t.system)?.as_str().unwrap_or(""),
+                        t.time_control.as_deref().unwrap_or("no clock"),
+                        if t.rated { "rated" } else { "unrated" }
+                    );
+                }
+            }
+        }
+        TournamentCommand::Show {
+            tournament: which,
+            round,
+            json,
+        } => {
+            let list = tournament::pairings(store, &which, round)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&list)?);
+            } else {
+                let mut current = 0;
+                for p in list {
+                    if p.round != current {
+                        current = p.round;
+                        println!("Round {current}");
+                    }
+                    println!(
+                        "  {:>2}. {} – {}  {}",
+                        p.board,
+                        p.white,
+                        p.black.as_deref().unwrap_or("(bye)"),
+                        result_text(&p)
+                    );
+                }
+            }
+        }
+        TournamentCommand::Enter {
+            tournament: which,
+            members,
+        } => {
+            let n = tournament::enter(store, &which, &members)?;
+            println!("entered {n}");
+        }
+        TournamentCommand::Pair { tournament: which } => {
+            let round = tournament::pair_next(store, &which)?;
+            println!("Round {round}");
+            print_round(store, &which, round)?;
+        }
+        TournamentCommand::Result {
+            tournament: which,
+            round,
+            white,
+            result,
+            black,
+        } => {
+            let p =
+                tournament::record_result(store, &which, round, &white, &black, result.parse()?)?;
+            println!(
+                "round {}: {} – {} {}",
+                p.round,
+                p.white,
+                p.black.as_deref().unwrap_or(""),
+                result_text(&p)
+            );
+        }
+        TournamentCommand::Export {
+            tournament: which,
+            format,
+        } => match format.as_str() {
+            "pdn" => print!("{}", club::games::export(store, &which)?),
+            "trf" => print!("{}", club::trf::export(store, &which)?),
+            other => anyhow::bail!("--format {other:?}: pdn or trf"),
+        },
+        TournamentCommand::Import {
+            tournament: which,
+            file,
+        } => {
+            let bytes =
+                std::fs::read(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let text = pdn::decode(&bytes);
+            let n = club::games::import(store, &which, &text)
+                .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+            println!("recorded {n} games");
+        }
+        TournamentCommand::Forbid {
+            tournament: which,
+            a,
+            b,
+        } => {
+            tournament::forbid(store, &which, &a, &b)?;
+            println!("{a} and {b} will not be paired");
+        }
+        TournamentCommand::Absent {
+            tournament: which,
+            member,
+            round,
+            undo,
+        } => {
+            tournament::set_absent(store, &which, &member, round, !undo)?;
+            let what = if undo { "present" } else { "absent" };
+            println!("{member} {what} in round {round}");
+        }
+        TournamentCommand::Swap {
+            tournament: which,
+            a,
+            b,
+        } => {
+            let round = tournament::swap(store, &which, &a, b.as_deref())?;
+            println!("round {round} changed");
+            print_round(store, &which, round)?;
+        }
+        TournamentCommand::Unpair { tournament: which } => {
+            let round = tournament::unpair(store, &which)?;
+            println!("round {round} unpaired");
+        }
+        TournamentCommand::ImportTrf { file, variant } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let id = club::trf::import(store, &text, variant.parse()?)
+                .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+            println!("created #{id}");
+        }
+        TournamentCommand::Withdraw {
+            tournament: which,
+            member,
+        } => {
+            let n = tournament::withdraw(store, &which, &member)?;
+            println!("withdrawn; {n} unplayed game(s) forfeited");
+        }
+        TournamentCommand::Crosstable {
+            tournament: which,
+            json,
+        } => {
+            let x = tournament::crosstable(store, &which)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&x)?);
+            } else {
+                let width = x
+                    .standings
+                    .iter()
+                    .map(|r| r.name.chars().count())
+                    .max()
+                    .unwrap_or(4)
+                    .max(4);
+                let cell = |v: &[f64]| -> String {
+                    v.iter()
+                        .map(|p| {
+                            if *p == 0.5 {
+                                "½".to_string()
+                            } else {
+                                p.to_string()
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join("")
+                };
+                let empty = "";
+                let heads: String = (1..=x.standings.len())
+                    .map(|i| format!(" {i:>3}"))
+                    .collect();
+                println!("{empty:>3}  {empty:<width$}{heads}  points");
+                for (i, r) in x.standings.iter().enumerate() {
+                    let row: String = x.cells[i]
+                        .iter()
+                        .enumerate()
+                        .map(|(j, v)| {
+                            if i == j {
+                                format!(" {:>3}", "×")
+                            } else {
+                                format!(" {:>3}", cell(v))
+                            }
+                        })
+                        .collect();
+                    println!("{:>3}  {:<width$}{row}  {:>6}", i + 1, r.name, r.points);
+                }
+            }
+        }
+        TournamentCommand::Standings {
+            tournament: which,
+            output,
+        } => {
+            let t = tournament::find(store, &which)?;
+            let table = tournament::standings(store, &which)?;
+            let names: Vec<&str> = t.tiebreaks.iter().map(|b| b.name()).collect();
+            if output.json {
+                let rows: Vec<serde_json::Value> = table
+                    .iter()
+                    .map(|r| {
+                        let breaks: serde_json::Map<String, serde_json::Value> = names
+                            .iter()
+                            .zip(&r.tiebreaks)
+                            .map(|(n, v)| (n.to_string(), serde_json::json!(v)))
+                            .collect();
+                        serde_json::json!({
+                            "place": r.place, "name": r.name, "points": r.points,
+                            "games": r.played, "tiebreaks": breaks,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&rows)?);
+            } else if output.csv {
+                let mut w = csv::Writer::from_writer(std::io::stdout());
+                let mut header = vec!["place", "name", "points", "games"];
+                header.extend(&names);
+                w.write_record(&header)?;
+                for r in &table {
+                    let mut row = vec![
+                        r.place.to_string(),
+                        r.name.clone(),
+                        r.points.to_string(),
+                        r.played.to_string(),
+                    ];
+                    row.extend(r.tiebreaks.iter().map(f64::to_string));
+                    w.write_record(&row)?;
+                }
+                w.flush()?;
+            } else {
+                let width = table
+                    .iter()
+                    .map(|r| r.name.chars().count())
+                    .max()
+                    .unwrap_or(4)
+                    .max(4);
+                let (place, name) = ("#", "name");
+                let heads: String = names.iter().map(|n| format!("  {n:>8}")).collect();
+                println!("{place:>3}  {name:<width$}  points  games{heads}");
+                for r in table {
+                    let values: String = r.tiebreaks.iter().map(|v| format!("  {v:>8}")).collect();
+                    println!(
+                        "{:>3}  {:<width$}  {:>6}  {:>5}{values}",
+                        r.place, r.name, r.points, r.played
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Prints a round's pairings.
+fn print_round(store: &Store, which: &str, round: u32) -> Result<()> {
+    for p in tournament::pairings(store, which, Some(round))? {
+        let black = p.black.as_deref().unwrap_or("(bye)");
+        println!("  {:>2}. {} – {black}", p.board, p.white);
+    }
+    Ok(())
+}
+
+/// A pairing's result as the round listing shows it.
+fn result_text(p: &tournament::Pairing) -> &'static str {
+    match (p.black.as_ref(), p.result) {
+        (None, _) => "bye",
+        (_, Some(tournament::Outcome::WhiteWins)) if p.forfeit => "2-0 (forfeit)",
+        (_, Some(tournament::Outcome::BlackWins)) if p.forfeit => "0-2 (forfeit)",
+        (_, None) if p.forfeit => "0-0 (both withdrew)",
+        (_, Some(tournament::Outcome::WhiteWins)) => "2-0",
+        (_, Some(tournament::Outcome::Draw)) => "1-1",
+        (_, Some(tournament::Outcome::BlackWins)) => "0-2",
+        (_, None) => "-",
+    }
+}

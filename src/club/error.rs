@@ -1,0 +1,22 @@
+//! What can go wrong with the club database.
+
+use std::path::PathBuf;
+
+/// What can go wrong with the club database.
+#[derive(Debug, thiserror::Error)]
+pub enum ClubError {
+    /// The database could not be opened, read or written.
+    #[error("{}: {message}", path.display())]
+    Database {
+        /// The file (empty inside a transaction).
+        path: PathBuf,
+        /// What SQLite or the migration said.
+        message: String,
+    },
+    /// The input is malformed or names nothing (exit code 2).
+    #[error("{0}")]
+    BadInput(String),
+    /// The request is well formed but the club's rules refuse it (exit code 1).
+    #[error("{0}")]
+    Refused(String),
+}

@@ -1,0 +1,85 @@
+//! What can go wrong with tablebase files.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::tablebase::material::Material;
+
+/// Everything that can go wrong with tablebase files.
+#[derive(Debug, Error)]
+pub enum TbError {
+    /// A file or directory could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A file is not a valid table: foreign, damaged, truncated or for other rules.
+    #[error("{}: {reason}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A slice that is needed has no table in the directory.
+    #[error("no {kind} table for {material} in {} (generate it with `draughts tb generate`)", dir.display())]
+    Missing {
+        /// The directory searched.
+        dir: PathBuf,
+        /// The material.
+        material: Material,
+        /// `wdl` or `dtw`.
+        kind: &'static str,
+    },
+    /// The slices a job needs are not all present.
+    #[error("{job} needs {} first; missing in {}", missing.join(", "), dir.display())]
+    MissingDependencies {
+        /// The job asked for.
+        job: Material,
+        /// The missing slices.
+        missing: Vec<String>,
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// The position lies outside the tables (too many pieces).
+    #[error("{pieces} pieces: the tables cover at most {max} pieces")]
+    TooManyPieces {
+        /// Pieces in the position.
+        pieces: u32,
+        /// Most pieces the tables can answer.
+        max: u32,
+    },
+    /// The tables are of another variant than the one asked for.
+    #[error("the tables are for {tables}, not {wanted}")]
+    WrongVariant {
+        /// Variant of the tables.
+        tables: &'static str,
+        /// Variant asked for (of a position, or on the command line).
+        wanted: &'static str,
+    },
+    /// The side to move has pieces and the opponent none: no game reaches such a position.
+    #[error("the opponent of the side to move has no pieces; the game is already over")]
+    NotAGamePosition,
+    /// A stored value disagrees with the values of the position's moves.
+    #[error("{}: position {fen}: stored {stored}, but its moves give {derived}", path.display())]
+    Inconsistent {
+        /// The table file.
+        path: PathBuf,
+        /// The position.
+        fen: String,
+        /// What the file says.
+        stored: String,
+        /// What the moves say.
+        derived: String,
+    },
+    /// The directory holds no table files.
+    #[error("no table files in {}", dir.display())]
+    Empty {
+        /// The directory.
+        dir: PathBuf,
+    },
+}
