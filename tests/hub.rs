@@ -76,8 +76,9 @@ fn the_client_plays_against_the_binary_as_an_external_engine() {
 
 #[test]
 fn an_external_hub_engine_plays_a_side_in_the_tui() {
-    use draughts::tui::app::{App, GameSetup, PlayerKind, Screen};
+    use draughts::tui::app::{App, Screen};
     use draughts::tui::board::ColorDepth;
+    use draughts::tui::setup::{GameSetup, PlayerKind};
     use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
     let command = format!(
         "{} hub --tablebases /nonexistent",

@@ -5,7 +5,6 @@ use anyhow::Result;
 use draughts::Variant;
 use draughts::rules::pdn;
 use draughts::tablebase;
-use draughts::tui::app::open_tablebase;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,7 +95,7 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         name,
         level,
         move_time,
-        tablebase: open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?,
+        tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
     };
     let mut report = |line: &str| println!("{line}");
     let played = if let Some(addr) = listen {

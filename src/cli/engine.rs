@@ -4,7 +4,6 @@ use anyhow::Result;
 use clap::Subcommand;
 use draughts::rules::notation::{move_text, parse_fen};
 use draughts::tablebase;
-use draughts::tui::app::open_tablebase;
 use draughts::{Position, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,7 +59,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 None => Position::start(variant),
             };
             let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
-            let tb = open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?;
+            let tb = tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?;
             let mut searcher = Searcher::new(hash, tb);
             let time = match (time, depth) {
                 (Some(t), _) => Some(std::time::Duration::from_secs_f64(t.max(0.0))),

@@ -5,7 +5,6 @@ use draughts::Variant;
 use draughts::clock::TimeControl;
 use draughts::rules::pdn;
 use draughts::tablebase;
-use draughts::tui::app::open_tablebase;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -82,7 +81,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         a,
         b,
         clock,
-        tablebase: open_tablebase(&dir, variant).map_err(anyhow::Error::msg)?,
+        tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
         max_plies,
     };
     let threads = concurrency.unwrap_or_else(|| {

@@ -4,7 +4,8 @@ use anyhow::Result;
 use draughts::Variant;
 use draughts::clock::TimeControl;
 use draughts::config::Config;
-use draughts::tui::app::{load_pdn, open_tablebase, start_position};
+use draughts::tablebase::open_if_present;
+use draughts::tui::setup::{load_pdn, start_position};
 use draughts::tui::{self, App, ColorDepth, GameSetup, PlayerKind};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -126,7 +127,7 @@ fn game_setup(app: &App, args: PlayArgs) -> Result<GameSetup> {
         Some(dir) if !dir.is_dir() => {
             anyhow::bail!("--tablebases: {} is not a directory", dir.display())
         }
-        Some(dir) => open_tablebase(dir, variant).map_err(anyhow::Error::msg)?,
+        Some(dir) => open_if_present(dir, variant).map_err(anyhow::Error::msg)?,
         None => None,
     };
     Ok(GameSetup {

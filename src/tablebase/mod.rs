@@ -28,5 +28,5 @@ pub use format::TableKind;
 pub use index::{Indexer, Placement, Walker};
 pub use layout::{default_dir, table_path};
 pub use material::{Material, MaterialError};
-pub use probe::Tablebase;
+pub use probe::{Tablebase, open_if_present};
 pub use value::{Dtw, Wdl};

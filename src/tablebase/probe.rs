@@ -430,3 +430,16 @@ impl Tablebase {
         }
     }
 }
+
+/// Opens the tablebases of a directory for a variant, if there are any (`None` when the
+/// directory is missing or holds no tables for it).
+pub fn open_if_present(dir: &Path, variant: Variant) -> Result<Option<Arc<Tablebase>>, String> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    match Tablebase::open_for(dir, variant) {
+        Ok(tb) if tb.max_pieces() > 0 => Ok(Some(Arc::new(tb))),
+        Ok(_) => Ok(None),
+        Err(e) => Err(format!("tablebases not loaded: {e}")),
+    }
+}

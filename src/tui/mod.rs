@@ -5,7 +5,13 @@
 pub mod app;
 pub mod board;
 pub mod club;
+pub mod home;
+pub mod load;
 pub mod lobby;
+pub mod new_game;
+pub mod play;
+pub mod settings;
+pub mod setup;
 pub mod view;
 pub mod widgets;
 
@@ -14,8 +20,9 @@ pub use view::draw;
 #[cfg(test)]
 mod tests;
 
-pub use app::{App, GameSetup, PlayerKind};
+pub use app::App;
 pub use board::ColorDepth;
+pub use setup::{GameSetup, PlayerKind};
 
 use crate::clock::Tick;
 use ratatui::Terminal;

@@ -1,8 +1,10 @@
 //! The TUI driven through ratatui's `TestBackend`: rendering (with snapshots), keys, commands,
 //! clocks and sizes, without a terminal.
 
-use super::app::{App, GameSetup, PlayerKind, Screen};
+use super::app::{App, Screen};
 use super::board::ColorDepth;
+use super::play::PlayScreen;
+use super::setup::{GameSetup, PlayerKind};
 use super::view;
 use crate::clock::{Tick, TimeControl};
 use crate::config::Config;
@@ -60,7 +62,7 @@ fn type_line(app: &mut App, text: &str, now: Tick) {
     press(app, KeyCode::Enter, now);
 }
 
-fn screen(app: &App) -> &super::app::PlayScreen {
+fn screen(app: &App) -> &PlayScreen {
     match &app.screen {
         Screen::Play(p) => p,
         _ => panic!("not on the play screen"),
@@ -369,7 +371,7 @@ fn two_kings_against_one_is_adjudicated_with_tables() {
     let v = Variant::International;
     let dir = crate::tablebase::tests::tables(v).dir();
     let open = || {
-        super::app::open_tablebase(dir, v)
+        crate::tablebase::open_if_present(dir, v)
             .expect("tables open")
             .expect("tables present")
     };
@@ -769,7 +771,7 @@ fn analysis_follows_the_shown_position() {
 fn analysis_shows_what_the_tablebases_say() {
     let v = Variant::International;
     let dir = crate::tablebase::tests::tables(v).dir();
-    let tb = super::app::open_tablebase(dir, v)
+    let tb = crate::tablebase::open_if_present(dir, v)
         .expect("tables open")
         .expect("tables present");
     let pos = parse_fen("W:WK1,K2,K3:BK50", v).expect("test FEN");

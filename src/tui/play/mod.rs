@@ -1,0 +1,14 @@
+//! The game screen: a game in progress or a record stepped through, against a person at the same
+//! keyboard, the engine, an external Hub engine, or across terminals on the club server.
+//!
+//! `screen` holds its state and what moves and time do to it, `input` turns keys, commands and clicks into moves and requests, `opponents` plays the
+//! computer's turns, `view` draws the screen.
+
+mod input;
+mod opponents;
+mod screen;
+mod view;
+
+pub use input::Action;
+pub use screen::{PlayScreen, Step};
+pub use view::draw;
