@@ -1,0 +1,27 @@
+//! Tournaments in the club database: create, enter members, pair rounds, record results,
+//! standings.
+//!
+//! `record` says what a tournament is; `state` reads its state from the database; `entries`
+//! creates tournaments and manages who plays; `systems` pairs a round by the tournament's system
+//! (round robin, Swiss, Keizer); `rounds` pairs the next round and applies the organiser's
+//! changes; `results` enters and corrects results and games; `standings` ranks the players.
+
+mod entries;
+mod record;
+mod results;
+mod rounds;
+mod standings;
+mod state;
+mod systems;
+
+pub(crate) use entries::insert;
+pub use entries::{create, enter, entrant_names, find, list, withdraw};
+pub use record::{
+    NewTournament, Outcome, Pairing, Scoring, Standing, System, Tournament, parse_tiebreaks,
+};
+pub use results::{game_pdn, pairings, record_game, record_result, to_play};
+pub use rounds::{forbid, pair_next, set_absent, swap, unpair};
+pub use standings::{Crosstable, crosstable, standings};
+
+#[cfg(test)]
+mod tests;
