@@ -37,7 +37,7 @@ enum Command {
         command: cli::club::ClubCommand,
     },
     /// Play an engine match: pairs of games from each opening, colours reversed.
-    Match(cli::matches::MatchArgs),
+    Match(cli::r#match::MatchArgs),
     /// Play other programs over DXP (the DamExchange protocol, TCP port 27531).
     Dxp(cli::dxp::DxpArgs),
     /// Run the club's SSH server: members `ssh -p 2222 host` into the club TUI.
@@ -68,7 +68,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => cli::play::run(cli.ascii, cli.config, Some(args)),
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Club { db, command }) => cli::club::run(db, command),
-        Some(Command::Match(args)) => cli::matches::run(args),
+        Some(Command::Match(args)) => cli::r#match::run(args),
         Some(Command::Dxp(args)) => cli::dxp::run(args),
         Some(Command::Serve(args)) => cli::serve::run(args),
         Some(Command::Hub(args)) => cli::hub::run(args),

@@ -67,7 +67,9 @@ fn declared_modules(code: &str) -> Vec<String> {
         if let Some(rest) = t.strip_prefix("mod ")
             && let Some(name) = rest.strip_suffix(';')
         {
-            out.push(name.trim().to_string());
+            // A raw identifier (`mod r#match;`) names the file without its `r#`.
+            let name = name.trim();
+            out.push(name.strip_prefix("r#").unwrap_or(name).to_string());
         }
     }
     out
@@ -417,6 +419,24 @@ fn the_graph_sees_known_imports() {
         graph[&lib].contains(&board),
         "lib re-exports Position from rules::board"
     );
+}
+
+/// A source file past about 800 lines says near its top why it must be one file.
+#[test]
+fn long_files_say_why() {
+    let tree = load_tree();
+    for file in tree.files.values() {
+        let text = std::fs::read_to_string(file).unwrap();
+        let lines = text.lines().count();
+        if lines > 820 {
+            let head: String = text.lines().take(20).collect::<Vec<_>>().join("\n");
+            assert!(
+                head.contains("past 800 lines"),
+                "{} has {lines} lines and does not say at its top why it is one file",
+                relative(file)
+            );
+        }
+    }
 }
 
 /// The rules core does no I/O, uses no terminal, database or network crate, and names nothing of

@@ -5,7 +5,7 @@ pub(crate) mod club;
 pub(crate) mod dxp;
 pub(crate) mod engine;
 pub(crate) mod hub;
-pub(crate) mod matches;
+pub(crate) mod r#match;
 pub(crate) mod output;
 pub(crate) mod pdn;
 pub(crate) mod perft;

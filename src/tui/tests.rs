@@ -1,5 +1,9 @@
 //! The TUI driven through ratatui's `TestBackend`: rendering (with snapshots), keys, commands,
 //! clocks and sizes, without a terminal.
+//!
+//! One file past 800 lines: every test drives the whole app through one small harness (a
+//! terminal, keys, the screen's text), and they read in order as the TUI's behaviour, screen by
+//! screen.
 
 use super::app::{App, Screen};
 use super::board::ColorDepth;
