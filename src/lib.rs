@@ -3,11 +3,12 @@
 //!
 //! The layers, from the bottom up (each uses only those below it):
 //! - [`rules`]: the rules core — boards, pieces, moves, games, notations, PDN, perft. Pure.
-//! - [`clock`], [`date`], [`config`]: time controls, today's date, the settings file.
+//! - [`clock`] and [`date`]: time controls and today's date. Pure.
 //! - [`tablebase`] and [`engine`]: endgame tables and the search built on the rules.
-//! - [`play`] and [`club`]: a game in progress; the club's members, ratings and tournaments.
-//! - [`lobby`], [`hub`], [`dxp`], [`arena`]: the club server's shared state, the engine protocols,
-//!   engine matches.
+//! - [`hub`]: the Hub protocol — the engine as a Hub engine, and Hub engines as players.
+//! - [`play`], [`club`] and [`config`]: a game in play and its analysis; the club's members,
+//!   ratings and tournaments; the settings file.
+//! - [`lobby`], [`dxp`], [`arena`]: the club server's shared state, DXP games, engine matches.
 //! - [`tui`] and [`ssh`]: the terminal screens, and the club server that runs them over SSH.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]

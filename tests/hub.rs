@@ -122,7 +122,7 @@ fn an_external_hub_engine_plays_a_side_in_the_tui() {
 
 #[test]
 fn an_external_hub_engine_analyses_and_follows_new_positions() {
-    use draughts::engine::analysis::{Analysis, Analyst};
+    use draughts::play::analysis::{Analysis, Analyst};
     use draughts::rules::notation::move_text;
     let command = format!("{} hub", env!("CARGO_BIN_EXE_draughts"));
     let mut analysis = Analysis::start(Analyst::Hub(command), None);

@@ -73,7 +73,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 nodes: None,
             };
             let outcome = searcher.search(&pos, &[], limits, &mut |info| {
-                let r = draughts::engine::analysis::builtin_report(info, &pos);
+                let r = draughts::play::analysis::builtin_report(info, &pos);
                 println!(
                     "depth={} score={} nodes={} time={:.3} nps={} pv={}",
                     r.depth,

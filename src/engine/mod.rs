@@ -1,7 +1,6 @@
 //! The engine: evaluation, search, levels, time management, and a background thread to think in
 //! so the screen and the clocks never wait for it.
 
-pub mod analysis;
 pub mod eval;
 pub mod search;
 

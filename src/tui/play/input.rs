@@ -4,8 +4,8 @@
 use super::screen::{PlayScreen, Step};
 use crate::clock::Tick;
 use crate::config::{Config, ThemeName};
-use crate::engine::analysis::Analyst;
 use crate::play::Notice;
+use crate::play::analysis::Analyst;
 use crate::rules::board::Square;
 use crate::rules::moves::Move;
 use crate::rules::notation::{matching_moves, move_text, split_move_text};

@@ -5,9 +5,9 @@
 use crate::clock::Tick;
 use crate::config::{Config, write_atomic};
 use crate::engine::Thinking;
-use crate::engine::analysis::{Analysis, Analyst};
 use crate::hub::client::RemotePlayer;
 use crate::play::Offer;
+use crate::play::analysis::{Analysis, Analyst};
 use crate::play::{LiveGame, Notice, Options};
 use crate::rules::board::{Position, Square};
 use crate::rules::game::Game;

@@ -3,8 +3,8 @@
 
 use super::screen::PlayScreen;
 use crate::clock::{Tick, display};
-use crate::engine::analysis::Analyst;
 use crate::play::Offer;
+use crate::play::analysis::Analyst;
 use crate::rules::notation::move_text;
 use crate::rules::piece::Color as Side;
 use crate::tui::board::{BoardView, Cell, Glyphs, Palette};

@@ -2,7 +2,7 @@
 //! on one position at a time in its own thread and reports its lines as they deepen; giving it
 //! another position stops the old search at once.
 
-use super::search::{Info, Limits, Searcher};
+use crate::engine::search::{Info, Limits, Searcher};
 use crate::hub::client::HubEngine;
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
@@ -76,7 +76,7 @@ pub fn builtin_report(info: &Info, root: &Position) -> Report {
         .collect();
     Report {
         depth: info.depth,
-        score: super::score_words(info.score),
+        score: crate::engine::score_words(info.score),
         pv,
         nodes: info.nodes,
         nps: (info.nodes as f64 / info.time.as_secs_f64().max(1e-6)) as u64,
@@ -144,7 +144,7 @@ fn builtin_worker(
             let lift = |mut r: Report, score: i32| {
                 r.pv.insert(0, first.clone());
                 r.depth += 1;
-                r.score = super::score_words(score);
+                r.score = crate::engine::score_words(score);
                 r
             };
             if child.legal_moves().is_empty() {
@@ -155,13 +155,16 @@ fn builtin_worker(
                     time: Duration::ZERO,
                     pv: Vec::new(),
                 };
-                let r = lift(builtin_report(&info, &child), super::search::MATE - 1);
+                let r = lift(
+                    builtin_report(&info, &child),
+                    crate::engine::search::MATE - 1,
+                );
                 let _ = out.send((id, Ok(r)));
                 continue;
             }
             searcher.search(&child, &history, Limits::default(), &mut |info| {
                 let mut score = -info.score;
-                if super::search::is_decisive(score) {
+                if crate::engine::search::is_decisive(score) {
                     score -= score.signum();
                 }
                 let _ = out.send((id, Ok(lift(builtin_report(info, &child), score))));
