@@ -218,7 +218,7 @@ impl PlayScreen {
         }
     }
 
-    pub(super) fn move_cursor(&mut self, drow: i32, dfile: i32) {
+    fn move_cursor(&mut self, drow: i32, dfile: i32) {
         let n = self.live.game().variant().geometry().width as i32 * 2;
         let (drow, dfile) = if self.flipped {
             (-drow, -dfile)
@@ -235,7 +235,7 @@ impl PlayScreen {
         self.cursor = (row as u32, file as u32);
     }
 
-    pub(super) fn next_choice(&mut self) {
+    fn next_choice(&mut self) {
         if let Some((moves, i)) = &mut self.choosing {
             *i = (*i + 1) % moves.len();
         }
@@ -243,7 +243,7 @@ impl PlayScreen {
     }
 
     /// Enter/Space/click on the cursor's square: select a piece, a target, or a capture route.
-    pub(super) fn pick(&mut self, now: Tick) {
+    fn pick(&mut self, now: Tick) {
         if let Some((moves, i)) = self.choosing.take() {
             self.play(moves[i], now);
             return;
@@ -301,7 +301,7 @@ impl PlayScreen {
         }
     }
 
-    pub(super) fn next_choice_message(&mut self) {
+    fn next_choice_message(&mut self) {
         if let Some((moves, i)) = &self.choosing {
             let text = crate::rules::notation::long_text(&moves[*i]);
             self.message = format!(
@@ -333,7 +333,7 @@ impl PlayScreen {
         out
     }
 
-    pub(super) fn complete(&mut self) {
+    fn complete(&mut self) {
         let options = self.completions();
         if let Some(first) = options.first() {
             let common = options.iter().fold(first.clone(), |acc, o| {
@@ -351,7 +351,7 @@ impl PlayScreen {
 
     /// Plays typed move text: full (`32-28`, `28x19`, long form) or partial (`32`, `32-`,
     /// `28x`) when only one legal move fits.
-    pub(super) fn typed_move(&mut self, text: &str, now: Tick) {
+    fn typed_move(&mut self, text: &str, now: Tick) {
         if !self.can_move() {
             return;
         }

@@ -83,7 +83,7 @@ impl PlayScreen {
         }
     }
     /// An external Hub engine's turn: ask it once, then wait for its answer without blocking.
-    pub(super) fn remote_turn(&mut self, side: Color, command: String, now: Tick) {
+    fn remote_turn(&mut self, side: Color, command: String, now: Tick) {
         if self.remote_failed {
             return;
         }

@@ -225,7 +225,7 @@ impl PlayScreen {
     }
 
     /// Points the analysis at the shown position and takes in its reports.
-    pub(super) fn follow_analysis(&mut self) {
+    fn follow_analysis(&mut self) {
         if !self.analysis_allowed() {
             self.analysis = None;
         }
@@ -318,7 +318,7 @@ impl PlayScreen {
         t
     }
 
-    pub(super) fn human_to_move(&self) -> bool {
+    fn human_to_move(&self) -> bool {
         let side = self.live.position().side_to_move();
         match &self.table {
             Some(seat) => seat.color() == Some(side),
@@ -380,7 +380,7 @@ impl PlayScreen {
 
     /// What the other terminal did, in words, from the game before it changed: (moves, outcome,
     /// standing offer).
-    pub(super) fn shared_news(
+    fn shared_news(
         &mut self,
         (moves, outcome, offer): (usize, Option<crate::rules::game::Outcome>, Option<Offer>),
     ) -> Option<String> {
@@ -523,7 +523,7 @@ impl PlayScreen {
         Ok(path)
     }
 
-    pub(super) fn file_name(&self) -> String {
+    fn file_name(&self) -> String {
         let clean = |s: &str| -> String {
             s.chars()
                 .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
