@@ -24,9 +24,13 @@ fn points(p: f64) -> String {
     format!("{p:>4.1}")
 }
 
-/// The tournament as a TRF: header tags (012 name, 062 players, 092 type, 122 time control,
-/// 142 rounds, 162 scoring when not 1-½-0) and a 001 record per player with every round's
-/// opponent, colour and result.
+/// The tournament as a TRF, as the reference pairing programs read it: header tags (012 name,
+/// 062 players, 092 type, 122 time control, 142 and `XXR` rounds, 162 scoring when not 1-½-0,
+/// `XXC` the first round's initial colour) and a 001 record per player with every round's
+/// opponent, colour and result, and the points those results give.
+///
+/// Rounds are written up to the last one with a result; a game of theirs still without a result
+/// is left blank (not played), a bye is `0000 - U`, a round a player sat out `0000 - Z`.
 pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
     let t = tournament::find(store, which)?;
     let standings = tournament::standings(store, which)?;
@@ -38,15 +42,35 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
         .map(|(i, n)| (n.as_str(), i + 1))
         .collect();
     let members = super::members::list(store, true, None)?;
-    let rounds = games.iter().map(|g| g.round).max().unwrap_or(0);
-    let rounds_played = rounds;
+    let paired = games.iter().map(|g| g.round).max().unwrap_or(0);
+    let rounds = games
+        .iter()
+        .filter(|g| g.black.is_some() && (g.result.is_some() || g.forfeit))
+        .map(|g| g.round)
+        .max()
+        .unwrap_or(0);
     let field = (people.len() + people.len() % 2).saturating_sub(1) as u32;
     let total = match t.system {
         System::Swiss { rounds } => rounds,
-        System::Keizer { rounds } => rounds.max(rounds_played),
+        System::Keizer { rounds } => rounds.max(paired),
         System::RoundRobin => field,
         System::DoubleRoundRobin => 2 * field,
     };
+    // Who sits out the round after the last one written (withdrawn, or absent from it): the
+    // pairing programs read an entry there as a bye requested for the round they pair.
+    let out_next = sitting_out(store, t.id, rounds + 1, &games)?;
+    let entries: Vec<Vec<Entry>> = people
+        .iter()
+        .map(|name| {
+            let mut row: Vec<Entry> = (1..=rounds)
+                .map(|round| entry(&games, &rank, name, round))
+                .collect();
+            if rounds < total && out_next.contains(name) {
+                row.push(Entry::Out);
+            }
+            row
+        })
+        .collect();
     let mut out = String::new();
     out.push_str(&format!("012 {}\n", t.name));
     out.push_str(&format!("062 {}\n", people.len()));
@@ -60,7 +84,7 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
     if let Some(tc) = &t.time_control {
         out.push_str(&format!("122 {tc}\n"));
     }
-    out.push_str(&format!("142 {total}\n"));
+    out.push_str(&format!("142 {total}\nXXR {total}\n"));
     if t.scoring.win != 1.0 || t.scoring.draw != 0.5 {
         let mut line = b"162".to_vec();
         for (i, (code, p)) in [('W', t.scoring.win), ('D', t.scoring.draw), ('L', 0.0)]
@@ -72,6 +96,9 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
         }
         out.push_str(&String::from_utf8_lossy(&line));
         out.push('\n');
+    }
+    if let (System::Swiss { .. }, Some(colour)) = (t.system, initial_colour(&entries)) {
+        out.push_str(&format!("XXC {colour}1\n"));
     }
     for (i, name) in people.iter().enumerate() {
         let m = members.iter().find(|m| &m.name == name);
@@ -88,50 +115,145 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
         {
             put(&mut line, 58, &format!("{id:>11}"));
         }
-        put(&mut line, 81, &points(row.map_or(0.0, |r| r.points)));
+        let score: f64 = entries[i].iter().map(|e| e.points(&t.scoring)).sum();
+        put(&mut line, 81, &points(score));
         put(&mut line, 86, &format!("{:>4}", row.map_or(0, |r| r.place)));
-        for round in 1..=rounds {
-            let col = 92 + 10 * (round as usize - 1);
-            let game = games
-                .iter()
-                .find(|g| g.round == round && (&g.white == name || g.black.as_ref() == Some(name)));
-            let (opponent, colour, result) = match game {
-                None => (0, '-', 'Z'),
-                Some(g) if g.black.is_none() => (0, '-', 'U'),
-                Some(g) => {
-                    let white = &g.white == name;
-                    let other = if white {
-                        g.black.as_deref().unwrap_or("")
-                    } else {
-                        g.white.as_str()
-                    };
-                    let won = match g.result {
-                        Some(Outcome::WhiteWins) => Some(white),
-                        Some(Outcome::BlackWins) => Some(!white),
-                        Some(Outcome::Draw) | None => None,
-                    };
-                    let result = match (g.result, won, g.forfeit) {
-                        (None, _, true) => '-',
-                        (None, _, false) => ' ',
-                        (Some(_), Some(true), true) => '+',
-                        (Some(_), Some(false), true) => '-',
-                        (Some(_), Some(true), false) => '1',
-                        (Some(_), Some(false), false) => '0',
-                        (Some(_), None, _) => '=',
-                    };
-                    let colour = if white { 'w' } else { 'b' };
-                    (rank.get(other).copied().unwrap_or(0), colour, result)
-                }
-            };
-            put(&mut line, col, &format!("{opponent:>4}"));
-            put(&mut line, col + 5, &colour.to_string());
-            put(&mut line, col + 7, &result.to_string());
+        for (r, e) in entries[i].iter().enumerate() {
+            put(&mut line, 92 + 10 * r, &e.text());
         }
         let text = String::from_utf8_lossy(&line).trim_end().to_string();
         out.push_str(&text);
         out.push('\n');
     }
     Ok(out)
+}
+
+/// A player's round in a 001 record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Entry {
+    /// Paired, no result yet: written blank (not played).
+    Pending,
+    /// The pairing-allocated bye (`U`).
+    Bye,
+    /// Not paired in the round: absent, not yet entered, or withdrawn (`Z`).
+    Out,
+    /// A game: the opponent's starting rank, whether White, and the result code.
+    Game(usize, bool, char),
+}
+
+impl Entry {
+    /// The ten columns of the round (opponent, colour, result), without trailing blanks.
+    fn text(self) -> String {
+        match self {
+            Entry::Pending => String::new(),
+            Entry::Bye => "0000 - U".into(),
+            Entry::Out => "0000 - Z".into(),
+            Entry::Game(o, white, r) => format!("{o:>4} {} {r}", if white { 'w' } else { 'b' }),
+        }
+    }
+
+    /// The points the round gives under the tournament's scoring.
+    fn points(self, scoring: &tournament::Scoring) -> f64 {
+        match self {
+            Entry::Bye | Entry::Game(_, _, '1' | '+') => scoring.win,
+            Entry::Game(_, _, '=') => scoring.draw,
+            _ => 0.0,
+        }
+    }
+}
+
+/// The entrants who will not play `round`: withdrawn, marked absent, or (when the round is
+/// paired) without a game in it.
+fn sitting_out(
+    store: &Store,
+    tournament: i64,
+    round: u32,
+    games: &[tournament::Pairing],
+) -> Result<std::collections::BTreeSet<String>, ClubError> {
+    let conn = store.conn();
+    let names = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<String>, ClubError> {
+        let mut stmt = conn.prepare(sql).map_err(super::store::db)?;
+        let rows = stmt
+            .query_map(params, |r| r.get(0))
+            .map_err(super::store::db)?;
+        rows.collect::<Result<_, _>>().map_err(super::store::db)
+    };
+    let mut out: std::collections::BTreeSet<String> = names(
+        "SELECT m.name FROM entries e JOIN members m ON m.id = e.member_id
+         WHERE e.tournament_id = ?1 AND e.withdrawn = 1",
+        &[&tournament],
+    )?
+    .into_iter()
+    .collect();
+    out.extend(names(
+        "SELECT m.name FROM absences a JOIN members m ON m.id = a.member_id
+         WHERE a.tournament_id = ?1 AND a.round = ?2",
+        &[&tournament, &round],
+    )?);
+    let paired: Vec<&tournament::Pairing> = games.iter().filter(|g| g.round == round).collect();
+    if !paired.is_empty() {
+        for name in tournament::entrant_names(store, tournament)? {
+            let plays = paired
+                .iter()
+                .any(|g| g.white == name || g.black.as_deref() == Some(name.as_str()));
+            if !plays {
+                out.insert(name);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a player did in a round.
+fn entry(
+    games: &[tournament::Pairing],
+    rank: &BTreeMap<&str, usize>,
+    name: &str,
+    round: u32,
+) -> Entry {
+    let game = games
+        .iter()
+        .find(|g| g.round == round && (g.white == name || g.black.as_deref() == Some(name)));
+    let Some(g) = game else {
+        return Entry::Out;
+    };
+    let Some(black) = g.black.as_deref() else {
+        return Entry::Bye;
+    };
+    let white = g.white == name;
+    let other = if white { black } else { g.white.as_str() };
+    let won = match g.result {
+        Some(Outcome::WhiteWins) => Some(white),
+        Some(Outcome::BlackWins) => Some(!white),
+        Some(Outcome::Draw) | None => None,
+    };
+    let result = match (g.result, won, g.forfeit) {
+        // Both players withdrew: the game is lost by both.
+        (None, _, true) => '-',
+        (None, _, false) => return Entry::Pending,
+        (Some(_), Some(true), true) => '+',
+        (Some(_), Some(false), true) => '-',
+        (Some(_), Some(true), false) => '1',
+        (Some(_), Some(false), false) => '0',
+        (Some(_), None, _) => '=',
+    };
+    Entry::Game(rank.get(other).copied().unwrap_or(0), white, result)
+}
+
+/// The first round's initial colour (the colour pairing number 1 received), as `XXC` writes it:
+/// found from the highest-ranked player with a colour in round 1, reversed for each player above
+/// them who had none (the top half of round 1 alternates colours board by board).
+fn initial_colour(entries: &[Vec<Entry>]) -> Option<&'static str> {
+    entries.iter().enumerate().find_map(|(i, rounds)| {
+        let Some(Entry::Game(_, white, _)) = rounds.first() else {
+            return None;
+        };
+        Some(if *white == (i % 2 == 0) {
+            "white"
+        } else {
+            "black"
+        })
+    })
 }
 
 /// One round of a 001 record: opponent's starting rank (0 for none), colour, result code.
@@ -173,6 +295,8 @@ pub fn import(
         draw: 0.5,
     };
     let mut players: BTreeMap<usize, TrfPlayer> = BTreeMap::new();
+    // Lines end in LF, CRLF or (as some pairing programs write them) CR alone.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
         let line = line.trim_end_matches('\r');
@@ -183,9 +307,19 @@ pub fn import(
         let rest = line.get(4..).unwrap_or("").trim();
         match tag {
             "012" => name = Some(rest.to_string()),
-            "092" => kind = rest.to_ascii_lowercase(),
+            "092" | "192" => kind = rest.to_ascii_lowercase(),
+            "BBW" | "BBD" => {
+                let p: f64 = rest
+                    .parse()
+                    .map_err(|_| bad(n, format!("{rest:?} is not a number of points")))?;
+                if tag == "BBW" {
+                    scoring.win = p;
+                } else {
+                    scoring.draw = p;
+                }
+            }
             "122" => time_control = Some(rest.to_string()),
-            "142" => {
+            "142" | "XXR" => {
                 rounds_tag = Some(
                     rest.parse::<u32>()
                         .map_err(|_| bad(n, format!("{rest:?} is not a number of rounds")))?,
@@ -331,7 +465,9 @@ pub fn import(
                 let code = match (opponent, colour, result) {
                     (0, _, 'U' | 'F') => Some(None),
                     (0, _, _) => None,
-                    (o, 'w', r) => {
+                    // A forfeit without colours is recorded once, the higher-ranked player
+                    // written first; the colours of unplayed games count for nothing.
+                    (o, 'w', r) | (o, '-', r @ ('+' | '-')) if colour == 'w' || o > *rank => {
                         let other = *ids.get(&o).ok_or_else(|| {
                             ClubError::BadInput(format!("{}: round {round}: no player {o}", p.name))
                         })?;
@@ -406,6 +542,7 @@ mod tests {
         let lines: Vec<&str> = trf.lines().collect();
         assert_eq!(lines[0], "012 Trio");
         assert!(lines.contains(&"142 3"), "{trf}");
+        assert!(lines.contains(&"XXR 3"), "{trf}");
         assert!(lines.contains(&"162  W 2.0    D 1.0    L 0.0"), "{trf}");
         let bob = lines.iter().find(|l| l.contains("Bob")).unwrap();
         // Columns: 5–8 rank, 15–47 name, 49–52 rating, 58–68 FIDE number, 81–84 points,
@@ -419,7 +556,8 @@ mod tests {
         let cor = lines.iter().find(|l| l.contains("Cor")).unwrap();
         assert_eq!(&cor[91..99], "   2 b 0");
         let ann = lines.iter().find(|l| l.contains("Ann")).unwrap();
-        assert_eq!(&ann[91..99], "   0 - U");
+        // No opponent is written 0000 (TRF-16); the pairing-allocated bye is U.
+        assert_eq!(&ann[91..99], "0000 - U");
 
         // Read back into another club: the same file comes out.
         let other = tempfile::tempdir().unwrap();
