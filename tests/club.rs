@@ -578,3 +578,111 @@ fn an_organisers_season_from_the_readme() {
     assert_eq!(swiss.as_array().expect("rows").len(), 30);
     assert!(ok(&["rating", "list"]).lines().count() >= 30);
 }
+
+/// An arbiter swaps two players so that round 2 repeats round 1: the swap is made with a warning,
+/// and `tournament check` names the rematches (C.04.3 C1) and exits 1.
+#[test]
+fn check_finds_a_hand_made_rematch() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let ok = |args: &[&str]| {
+        let o = club(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        o
+    };
+    for (name, rating) in [
+        ("Ann", "2000"),
+        ("Bob", "1900"),
+        ("Cor", "1800"),
+        ("Dirk", "1700"),
+    ] {
+        ok(&[
+            "member",
+            "add",
+            name,
+            "--rating",
+            &format!("international={rating}"),
+        ]);
+    }
+    ok(&[
+        "tournament",
+        "create",
+        "Cup",
+        "--system",
+        "swiss",
+        "--rounds",
+        "3",
+    ]);
+    ok(&["tournament", "enter", "Cup", "Ann", "Bob", "Cor", "Dirk"]);
+    ok(&["tournament", "pair", "Cup"]);
+    let round1: serde_json::Value =
+        serde_json::from_slice(&ok(&["tournament", "show", "Cup", "--json"]).stdout).expect("JSON");
+    let games: Vec<(String, String)> = round1
+        .as_array()
+        .expect("pairings")
+        .iter()
+        .map(|p| {
+            (
+                p["white"].as_str().unwrap().to_string(),
+                p["black"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for (w, b) in &games {
+        ok(&["tournament", "result", "Cup", w, "1-1", b, "--round", "1"]);
+    }
+    ok(&["tournament", "pair", "Cup"]);
+    let o = ok(&["tournament", "check", "Cup"]);
+    assert!(
+        stdout(&o).contains("round 2: 0 finding(s)"),
+        "the program's own pairing keeps the criteria: {}",
+        stdout(&o)
+    );
+    // Round 1 was a–b and c–d. Putting b in the place of a's round-2 opponent repeats both.
+    let (a, b) = (&games[0].0, &games[0].1);
+    let shown: serde_json::Value =
+        serde_json::from_slice(&ok(&["tournament", "show", "Cup", "--json"]).stdout).expect("JSON");
+    let c = shown
+        .as_array()
+        .expect("pairings")
+        .iter()
+        .filter(|p| p["round"] == 2)
+        .find_map(|p| {
+            let (w, bl) = (p["white"].as_str()?, p["black"].as_str()?);
+            (w == a).then_some(bl).or((bl == a).then_some(w))
+        })
+        .expect("a plays in round 2")
+        .to_string();
+    let c = &c;
+    let o = ok(&["tournament", "swap", "Cup", b, c]);
+    assert!(
+        stderr(&o).contains("warning: C.04.3 C1"),
+        "the swap is allowed with a warning: {}",
+        stderr(&o)
+    );
+    let o = club(&db, &["tournament", "check", "Cup", "--round", "2"]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("C.04.3 C1") && text.contains(a.as_str()) && text.contains(b.as_str()),
+        "{text}"
+    );
+    assert!(stderr(&o).contains("absolute criteri"), "{}", stderr(&o));
+    let o = club(&db, &["tournament", "check", "Cup", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let found: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let rematches = found
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["article"] == "C.04.3 C1" && f["absolute"] == true)
+        .count();
+    assert_eq!(rematches, 2, "{found}");
+    // Round 1 had nothing to break.
+    let o = ok(&["tournament", "check", "Cup", "--round", "1"]);
+    assert!(
+        stdout(&o).contains("round 1: 0 finding(s)"),
+        "{}",
+        stdout(&o)
+    );
+}

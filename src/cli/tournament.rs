@@ -110,6 +110,18 @@ pub(crate) enum TournamentCommand {
         /// The player to change places with (none: reverse a's colours).
         b: Option<String>,
     },
+    /// Check a Swiss round's pairings (the last paired round by default) against the FIDE Dutch
+    /// system's absolute criteria and colour rules; exit code 1 when an absolute one is broken.
+    Check {
+        /// Name or id.
+        tournament: String,
+        /// The round to check.
+        #[arg(long)]
+        round: Option<u32>,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+    },
     /// Take back the last round's pairing while none of its games has a result.
     Unpair {
         /// Name or id.
@@ -310,6 +322,38 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             let round = tournament::swap(store, &which, &a, b.as_deref())?;
             println!("round {round} changed");
             print_round(store, &which, round)?;
+            // An arbiter may override the criteria, but is told which ones the change breaks.
+            if let Ok((_, findings)) = tournament::check(store, &which, Some(round)) {
+                for f in findings.iter().filter(|f| f.absolute) {
+                    eprintln!("warning: {}: {}", f.article, f.text);
+                }
+            }
+        }
+        TournamentCommand::Check {
+            tournament: which,
+            round,
+            json,
+        } => {
+            let (round, findings) = tournament::check(store, &which, round)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&findings)?);
+            } else {
+                for f in &findings {
+                    println!("{:<11} {}", f.article, f.text);
+                }
+                println!(
+                    "round {round}: {} finding(s), {} against an absolute criterion",
+                    findings.len(),
+                    findings.iter().filter(|f| f.absolute).count()
+                );
+            }
+            let broken = findings.iter().filter(|f| f.absolute).count();
+            if broken > 0 {
+                return Err(club::ClubError::Refused(format!(
+                    "round {round} breaks {broken} absolute criterion(s) of the Dutch system"
+                ))
+                .into());
+            }
         }
         TournamentCommand::Unpair { tournament: which } => {
             let round = tournament::unpair(store, &which)?;

@@ -1,6 +1,7 @@
 //! The club's memory: members (and, as they land, ratings, tournaments and games) in one SQLite
 //! database shared by the TUI, the command line and the club server.
 
+pub mod criteria;
 mod error;
 pub mod games;
 pub mod keizer;

@@ -4,8 +4,10 @@
 //! `record` says what a tournament is; `state` reads its state from the database; `entries`
 //! creates tournaments and manages who plays; `systems` pairs a round by the tournament's system
 //! (round robin, Swiss, Keizer); `rounds` pairs the next round and applies the organiser's
-//! changes; `results` enters and corrects results and games; `standings` ranks the players.
+//! changes; `results` enters and corrects results and games; `standings` ranks the players;
+//! `check` holds a Swiss round against the Dutch system's criteria.
 
+mod check;
 mod entries;
 mod record;
 mod results;
@@ -14,6 +16,7 @@ mod standings;
 mod state;
 mod systems;
 
+pub use check::{Finding, check};
 pub(crate) use entries::insert;
 pub use entries::{create, enter, entrant_names, find, list, withdraw};
 pub use record::{

@@ -57,7 +57,7 @@ pub(super) fn game_rows(conn: &rusqlite::Connection, t: i64) -> Result<Vec<GameR
 }
 
 pub(super) fn forbidden_pairs(
-    tx: &Transaction,
+    tx: &rusqlite::Connection,
     t: i64,
 ) -> Result<HashSet<(usize, usize)>, ClubError> {
     let mut stmt = tx
