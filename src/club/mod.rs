@@ -5,6 +5,7 @@ pub mod criteria;
 mod error;
 pub mod games;
 pub mod keizer;
+pub mod matching;
 pub mod members;
 pub mod online;
 pub mod pairing;
