@@ -11,22 +11,12 @@ use draughts::club::tiebreak::TieBreak;
 use draughts::club::tournament::{self, NewTournament, Outcome, System};
 use draughts::club::trf;
 use draughts::rules::variant::Variant;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
-
-/// A reproducible pseudo-random sequence (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -48,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let temp = tempfile::tempdir()?;
         let dir = temp.path();
         let mut store = Store::open(&dir.join("club.sqlite"))?;
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ players as u64);
+        let mut rng = StdRng::seed_from_u64(players as u64);
         let mut names = Vec::new();
         let mut rating = BTreeMap::new();
         for i in 0..players {
@@ -83,7 +73,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             for p in tournament::pairings(&store, "Bench", Some(round))? {
                 let Some(black) = &p.black else { continue };
                 let edge = (rating[&p.white] - rating[black]) / 400.0;
-                let roll = (rng.next() % 1000) as f64 / 1000.0;
+                let roll: f64 = rng.random_range(0.0..1.0);
                 let white_wins = 0.5 + edge.clamp(-0.45, 0.45) * 0.8;
                 let outcome = if roll < white_wins - 0.15 {
                     Outcome::WhiteWins

@@ -3,16 +3,8 @@
 
 mod common;
 
-use common::{draughts, stderr, stdout};
-use std::ffi::OsStr;
+use common::{club, stderr, stdout};
 use std::path::Path;
-use std::process::Output;
-
-fn club(db: &Path, args: &[&str]) -> Output {
-    let mut all: Vec<&OsStr> = vec![OsStr::new("club"), OsStr::new("--db"), db.as_os_str()];
-    all.extend(args.iter().map(OsStr::new));
-    draughts(&all)
-}
 
 #[test]
 fn members_from_the_command_line() {

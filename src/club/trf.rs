@@ -58,7 +58,7 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
     };
     // Who sits out the round after the last one written (withdrawn, or absent from it): the
     // pairing programs read an entry there as a bye requested for the round they pair.
-    let out_next = sitting_out(store, t.id, rounds + 1, &games)?;
+    let out_next = sitting_out(store, t.id, rounds + 1, &games, &people)?;
     let entries: Vec<Vec<Entry>> = people
         .iter()
         .map(|name| {
@@ -169,6 +169,7 @@ fn sitting_out(
     tournament: i64,
     round: u32,
     games: &[tournament::Pairing],
+    people: &[String],
 ) -> Result<std::collections::BTreeSet<String>, ClubError> {
     let conn = store.conn();
     let names = |sql: &str, params: &[&dyn rusqlite::ToSql]| -> Result<Vec<String>, ClubError> {
@@ -192,12 +193,12 @@ fn sitting_out(
     )?);
     let paired: Vec<&tournament::Pairing> = games.iter().filter(|g| g.round == round).collect();
     if !paired.is_empty() {
-        for name in tournament::entrant_names(store, tournament)? {
+        for name in people {
             let plays = paired
                 .iter()
-                .any(|g| g.white == name || g.black.as_deref() == Some(name.as_str()));
+                .any(|g| &g.white == name || g.black.as_ref() == Some(name));
             if !plays {
-                out.insert(name);
+                out.insert(name.clone());
             }
         }
     }

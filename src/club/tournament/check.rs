@@ -2,7 +2,7 @@
 //! against the Dutch system's absolute criteria and colour rules (`crate::club::criteria`).
 
 use super::entries::find;
-use super::record::System;
+use super::record::{Outcome, System};
 use super::state::{entrants, forbidden_pairs, game_rows, rounds_paired};
 use crate::club::criteria::{self, Colour, Field, Record, Violation};
 use crate::club::error::ClubError;
@@ -71,33 +71,26 @@ pub fn check(
             players[wi].bye_ineligible = true;
             continue;
         };
-        let played = |players: &mut [Record]| {
+        let (outcome, forfeit) = result.as_deref().map_or((None, false), Outcome::from_code);
+        let Some(outcome) = outcome else { continue };
+        let (white_points, black_points) = match outcome {
+            Outcome::WhiteWins => (win, 0.0),
+            Outcome::Draw => (draw, draw),
+            Outcome::BlackWins => (0.0, win),
+        };
+        players[wi].score += white_points;
+        players[bi].score += black_points;
+        if forfeit {
+            // A win without playing rules out the pairing-allocated bye (C2).
+            let winner = if outcome == Outcome::WhiteWins {
+                wi
+            } else {
+                bi
+            };
+            players[winner].bye_ineligible = true;
+        } else {
             players[wi].games.push((bi, Colour::White));
             players[bi].games.push((wi, Colour::Black));
-        };
-        match result.as_deref() {
-            Some("W") => {
-                played(&mut players);
-                players[wi].score += win;
-            }
-            Some("D") => {
-                played(&mut players);
-                players[wi].score += draw;
-                players[bi].score += draw;
-            }
-            Some("B") => {
-                played(&mut players);
-                players[bi].score += win;
-            }
-            Some("FW") => {
-                players[wi].score += win;
-                players[wi].bye_ineligible = true;
-            }
-            Some("FB") => {
-                players[bi].score += win;
-                players[bi].bye_ineligible = true;
-            }
-            _ => {}
         }
     }
     let forbidden: HashSet<(usize, usize)> = forbidden_pairs(conn, t.id)?
