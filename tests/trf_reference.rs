@@ -5,43 +5,15 @@
 //! bbpPairings is built from `../shared/peers` by its `build.sh`; without that folder the tests
 //! say so and pass without checking.
 
+#[path = "support/bbp.rs"]
+mod bbp;
 mod common;
 
+use bbp::bbp;
+
 use common::{stderr, stdout};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
-
-/// The bbpPairings executable, built by the peers' script (once for all the tests here);
-/// `None` (with a message) without `../shared/peers`.
-fn bbp() -> Option<PathBuf> {
-    static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BUILT.get_or_init(build).clone()
-}
-
-fn build() -> Option<PathBuf> {
-    let peers = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers");
-    if !peers.join("build.sh").exists() {
-        eprintln!(
-            "SKIPPED: {} is absent, so bbpPairings cannot be built; TRF interchange not checked",
-            peers.display()
-        );
-        return None;
-    }
-    let o = Command::new("bash")
-        .arg(peers.join("build.sh"))
-        .output()
-        .expect("bash runs the peers' build script");
-    assert!(o.status.success(), "build.sh failed: {}", stderr(&o));
-    let text = stdout(&o);
-    let path = text
-        .lines()
-        .find_map(|l| l.strip_prefix("bbpPairings"))
-        .map(|p| PathBuf::from(p.trim()))
-        .expect("build.sh prints the bbpPairings path");
-    assert!(path.exists(), "{} was not built", path.display());
-    Some(path)
-}
 
 /// Runs a club command that must succeed.
 fn club(db: &Path, args: &[&str]) -> Output {
@@ -197,26 +169,12 @@ fn the_exported_trf_is_read_by_the_reference_engine() {
 fn a_generated_tournament_imports_and_exports_unchanged() {
     let Some(bbp) = bbp() else { return };
     let dir = tempfile::tempdir().expect("temp dir");
-    let config = dir.path().join("config.txt");
-    std::fs::write(
-        &config,
-        "PlayersNumber=23\nRoundsNumber=7\nDrawPercentage=30\nForfeitRate=20\nRetiredRate=40\n\
-         HighestRating=2300\nLowestRating=1300\nPointsForWin=2.0\nPointsForDraw=1.0\n\
-         PointsForPAB=2.0\n",
-    )
-    .expect("config");
+    let config = "PlayersNumber=23\nRoundsNumber=7\nDrawPercentage=30\nForfeitRate=20\nRetiredRate=40\n\
+                  HighestRating=2300\nLowestRating=1300\nPointsForWin=2.0\nPointsForDraw=1.0\n\
+                  PointsForPAB=2.0\n";
     for seed in [3, 17, 2026] {
+        let original = bbp::generate(&bbp, dir.path(), config, seed);
         let generated = dir.path().join(format!("gen{seed}.trf"));
-        let o = Command::new(&bbp)
-            .args(["--dutch", "-g"])
-            .arg(&config)
-            .arg("-o")
-            .arg(&generated)
-            .args(["-s", &seed.to_string()])
-            .output()
-            .expect("bbpPairings generates");
-        assert!(o.status.success(), "generator: {}", stderr(&o));
-        let original = std::fs::read_to_string(&generated).expect("generated TRF");
         let db = dir.path().join(format!("club{seed}.sqlite"));
         club(
             &db,

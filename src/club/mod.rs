@@ -2,6 +2,7 @@
 //! database shared by the TUI, the command line and the club server.
 
 pub mod criteria;
+pub mod dutch;
 mod error;
 pub mod games;
 pub mod keizer;

@@ -7,6 +7,8 @@
 //! 1,000-player field. All arithmetic is exact: the weights are doubled inside, so every dual
 //! variable and slack stays an integer.
 
+pub mod wide;
+
 use std::fmt::Debug;
 use std::ops::{Add, Sub};
 
@@ -34,6 +36,63 @@ impl Weight for i128 {
 }
 
 const NONE: usize = usize::MAX;
+
+/// A complete graph on `n` vertices whose edge weights change between matchings, as the
+/// bracket-by-bracket pairing systems use it: weight zero is no edge.
+pub struct Graph<W> {
+    n: usize,
+    weights: Vec<W>,
+}
+
+impl<W: Weight> Graph<W> {
+    /// `n` vertices, no edges.
+    pub fn new(n: usize) -> Graph<W> {
+        Graph {
+            n,
+            weights: vec![W::ZERO; n * n],
+        }
+    }
+
+    /// The number of vertices.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the graph has no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The weight of edge `u`–`v`.
+    pub fn weight(&self, u: usize, v: usize) -> W {
+        self.weights[u * self.n + v]
+    }
+
+    /// Sets the weight of edge `u`–`v` (zero removes it).
+    pub fn set(&mut self, u: usize, v: usize, w: W) {
+        self.weights[u * self.n + v] = w;
+        self.weights[v * self.n + u] = w;
+    }
+
+    /// A matching of greatest weight: each vertex's partner, or the vertex itself when
+    /// unmatched.
+    pub fn matching(&self) -> Vec<usize> {
+        let mut edges = Vec::new();
+        for u in 0..self.n {
+            for v in u + 1..self.n {
+                let w = self.weight(u, v);
+                if w > W::ZERO {
+                    edges.push((u, v, w));
+                }
+            }
+        }
+        max_weight_matching(self.n, &edges, false)
+            .into_iter()
+            .enumerate()
+            .map(|(v, m)| m.unwrap_or(v))
+            .collect()
+    }
+}
 
 /// The matching of greatest total weight (edges of weight ≤ 0 may be left out); with
 /// `max_cardinality`, the greatest weight among the matchings with the most edges. Returns each

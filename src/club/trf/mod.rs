@@ -7,6 +7,13 @@ use super::tournament::{self, Outcome, System};
 use rusqlite::OptionalExtension;
 use std::collections::BTreeMap;
 
+mod field;
+mod read;
+
+pub use field::{NextRound, inferred_initial_colour, next_round};
+
+use read::Parsed;
+
 /// Writes `text` into `line` starting at 1-based column `col` (the spec's positions).
 fn put(line: &mut Vec<u8>, col: usize, text: &str) {
     let start = col - 1;
@@ -257,26 +264,6 @@ fn initial_colour(entries: &[Vec<Entry>]) -> Option<&'static str> {
     })
 }
 
-/// One round of a 001 record: opponent's starting rank (0 for none), colour, result code.
-type RoundEntry = (usize, char, char);
-
-/// A 001 record.
-struct TrfPlayer {
-    name: String,
-    rating: Option<f64>,
-    fide_id: Option<String>,
-    rounds: Vec<RoundEntry>,
-}
-
-/// The column range `from..=to` (1-based) of a line, trimmed; empty when the line is shorter.
-fn field(line: &str, from: usize, to: usize) -> &str {
-    let end = to.min(line.len());
-    if from > end {
-        return "";
-    }
-    line.get(from - 1..end).unwrap_or("").trim()
-}
-
 /// Reads a TRF into a new tournament: players are matched to members by name (new members are
 /// added with the file's rating as their starting rating), entered in starting-rank order, and
 /// every round's games and byes recorded. All or nothing; errors name the line. The system is a
@@ -286,116 +273,15 @@ pub fn import(
     text: &str,
     variant: crate::rules::variant::Variant,
 ) -> Result<i64, ClubError> {
-    let bad = |line: usize, why: String| ClubError::BadInput(format!("line {line}: {why}"));
-    let mut name = None;
-    let mut kind = String::new();
-    let mut rounds_tag = None;
-    let mut time_control = None;
-    let mut scoring = super::tournament::Scoring {
-        win: 1.0,
-        draw: 0.5,
-    };
-    let mut players: BTreeMap<usize, TrfPlayer> = BTreeMap::new();
-    // Lines end in LF, CRLF or (as some pairing programs write them) CR alone.
-    let text = text.replace("\r\n", "\n").replace('\r', "\n");
-    for (i, line) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = line.trim_end_matches('\r');
-        if !line.is_ascii() {
-            return Err(bad(n, "TRF is plain ASCII text".into()));
-        }
-        let tag = line.get(..3).unwrap_or("");
-        let rest = line.get(4..).unwrap_or("").trim();
-        match tag {
-            "012" => name = Some(rest.to_string()),
-            "092" | "192" => kind = rest.to_ascii_lowercase(),
-            "BBW" | "BBD" => {
-                let p: f64 = rest
-                    .parse()
-                    .map_err(|_| bad(n, format!("{rest:?} is not a number of points")))?;
-                if tag == "BBW" {
-                    scoring.win = p;
-                } else {
-                    scoring.draw = p;
-                }
-            }
-            "122" => time_control = Some(rest.to_string()),
-            "142" | "XXR" => {
-                rounds_tag = Some(
-                    rest.parse::<u32>()
-                        .map_err(|_| bad(n, format!("{rest:?} is not a number of rounds")))?,
-                )
-            }
-            "162" => {
-                let mut col = 6;
-                while col <= line.len() {
-                    let code = field(line, col, col);
-                    let value = field(line, col + 1, col + 4);
-                    if !code.is_empty() {
-                        let p: f64 = value
-                            .parse()
-                            .map_err(|_| bad(n, format!("{value:?} is not a number of points")))?;
-                        match code {
-                            "W" => scoring.win = p,
-                            "D" => scoring.draw = p,
-                            _ => {}
-                        }
-                    }
-                    col += 9;
-                }
-            }
-            "001" => {
-                let rank: usize = field(line, 5, 8)
-                    .parse()
-                    .map_err(|_| bad(n, "no starting rank in columns 5–8".into()))?;
-                let player_name = field(line, 15, 47).to_string();
-                if player_name.is_empty() {
-                    return Err(bad(n, "no name in columns 15–47".into()));
-                }
-                let rating = match field(line, 49, 52) {
-                    "" | "0" => None,
-                    r => Some(
-                        r.parse::<f64>()
-                            .map_err(|_| bad(n, format!("rating {r:?}")))?,
-                    ),
-                };
-                let fide_id = Some(field(line, 58, 68).to_string()).filter(|s| !s.is_empty());
-                let mut rounds = Vec::new();
-                let mut col = 92;
-                while col <= line.len() {
-                    let opponent = match field(line, col, col + 3) {
-                        "" => 0,
-                        o => o
-                            .parse::<usize>()
-                            .map_err(|_| bad(n, format!("opponent {o:?} at column {col}")))?,
-                    };
-                    let colour = line.as_bytes().get(col + 4).map_or(' ', |&b| b as char);
-                    let result = line.as_bytes().get(col + 6).map_or(' ', |&b| b as char);
-                    rounds.push((
-                        opponent,
-                        colour.to_ascii_lowercase(),
-                        result.to_ascii_uppercase(),
-                    ));
-                    col += 10;
-                }
-                if players
-                    .insert(
-                        rank,
-                        TrfPlayer {
-                            name: player_name,
-                            rating,
-                            fide_id,
-                            rounds,
-                        },
-                    )
-                    .is_some()
-                {
-                    return Err(bad(n, format!("starting rank {rank} given twice")));
-                }
-            }
-            _ => {}
-        }
-    }
+    let Parsed {
+        name,
+        kind,
+        rounds_tag,
+        time_control,
+        scoring,
+        players,
+        ..
+    } = read::parse(text)?;
     let name = name.ok_or_else(|| ClubError::BadInput("no tournament name (tag 012)".into()))?;
     if players.is_empty() {
         return Err(ClubError::BadInput("no players (001 records)".into()));

@@ -1,0 +1,151 @@
+//! The FIDE Dutch system (C.04.3, the rules in force from 2026) as a pure function of the
+//! tournament's state: who is to be paired, every round so far, the forbidden pairs.
+//!
+//! The criteria are weights on a maximum-weight matching over all players to be paired, settled
+//! bracket by bracket from the top score down:
+//!
+//! - absolute criteria (C.1 no rematch or forbidden pair, C.2 at most one pairing-allocated bye,
+//!   C.3 no two non-topscorers with the same absolute colour preference) remove edges;
+//! - completion (C.4: everyone but at most one bye-eligible player is paired) is the heaviest
+//!   field of every weight, so it always holds when it can;
+//! - the quality criteria C.5–C.21 (pairs and scores in the bracket and the next one, the bye
+//!   assignee's unplayed games, colour preferences, repeated floats and their scores) follow as
+//!   fields in their order of priority ([`weights`]);
+//! - the choices the rules leave to the order of the pairing numbers (which moved-down players
+//!   are paired, the exchanges between S1 and S2 and the smallest difference of the exchanged
+//!   numbers, then S1 against S2 from the top) are fixed one player at a time by nudging the
+//!   lowest fields and matching again ([`brackets`]);
+//! - colours follow E.1–E.5 ([`colours`]).
+//!
+//! Every step is a matching, so a round is polynomial in the number of players (there is no
+//! backtracking over transpositions).
+
+mod brackets;
+mod colours;
+mod player;
+mod weights;
+
+use super::criteria::Colour;
+
+/// One round of a player's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Round {
+    /// The opponent (index into [`Field::players`]), if any.
+    pub opponent: Option<usize>,
+    /// The colour, when a game was played.
+    pub colour: Option<Colour>,
+    /// A game was played over the board (not a forfeit, bye or absence).
+    pub played: bool,
+    /// The player took part in the round's pairing (a game, a forfeit, the pairing-allocated
+    /// bye), as against sitting it out.
+    pub participated: bool,
+    /// Points scored in the round, in the units of [`Points`].
+    pub points: u32,
+}
+
+impl Round {
+    /// A round sat out for no points (absent, not yet entered).
+    pub const ABSENT: Round = Round {
+        opponent: None,
+        colour: None,
+        played: false,
+        participated: false,
+        points: 0,
+    };
+}
+
+/// A player, by pairing number (the order of [`Field::players`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    /// Every round before the one to pair.
+    pub rounds: Vec<Round>,
+    /// To be paired in this round (not absent, not withdrawn).
+    pub present: bool,
+}
+
+/// The points of a result, in any integer unit (2-1-0, or tenths of 1-½-0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Points {
+    /// A win (also a forfeit win).
+    pub win: u32,
+    /// A draw.
+    pub draw: u32,
+}
+
+/// The tournament as the pairing of its next round sees it.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Players in pairing-number order.
+    pub players: Vec<Player>,
+    /// Pairs the organiser forbade to meet.
+    pub forbidden: Vec<(usize, usize)>,
+    /// Rounds the tournament will have.
+    pub total_rounds: usize,
+    /// The scoring.
+    pub points: Points,
+    /// The colour pairing number 1 had (or would have had) in round 1.
+    pub initial_colour: Colour,
+}
+
+/// A round's pairing: boards as (White, Black), best placed first, and the pairing-allocated
+/// bye.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// (White, Black) player indices.
+    pub boards: Vec<(usize, usize)>,
+    /// The player given the pairing-allocated bye.
+    pub bye: Option<usize>,
+}
+
+/// Why a round cannot be paired.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DutchError {
+    /// No pairing satisfies the absolute criteria.
+    #[error(
+        "no pairing of the {0} players present satisfies the absolute criteria (no rematch, no forbidden pair, at most one bye, colours)"
+    )]
+    Impossible(usize),
+    /// The players' histories disagree with the round count.
+    #[error("player {player} has {have} rounds of history where {want} were played")]
+    Ragged {
+        /// The player.
+        player: usize,
+        /// Rounds in their history.
+        have: usize,
+        /// Rounds played.
+        want: usize,
+    },
+}
+
+/// Pairs the next round by the Dutch system.
+pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
+    let played = field.players.first().map_or(0, |p| p.rounds.len());
+    if let Some((player, p)) = field
+        .players
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.rounds.len() != played)
+    {
+        return Err(DutchError::Ragged {
+            player,
+            have: p.rounds.len(),
+            want: played,
+        });
+    }
+    let players = player::derive(field);
+    let layout = weights::Layout::new(&players, field);
+    // The narrowest integer the weights fit in, with room for the matching's doubled weights
+    // and dual variables.
+    let matched = match layout.width() + 8 {
+        0..=128 => brackets::pair::<2>(&players, &layout),
+        129..=256 => brackets::pair::<4>(&players, &layout),
+        257..=512 => brackets::pair::<8>(&players, &layout),
+        513..=1024 => brackets::pair::<16>(&players, &layout),
+        1025..=2048 => brackets::pair::<32>(&players, &layout),
+        _ => brackets::pair::<64>(&players, &layout),
+    }?;
+    Ok(colours::allocate(&players, field, &matched))
+}
+
+#[cfg(test)]
+mod tests;

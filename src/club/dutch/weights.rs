@@ -1,0 +1,238 @@
+//! The edge weights: one bit field per criterion, most important highest, so that a matching of
+//! greatest weight is the pairing the criteria prefer (C.4–C.21 in their order), with room at
+//! the bottom for the bracket procedure's nudges (which moved-down players, which exchanges,
+//! which opponent).
+//!
+//! Field widths: a count of players of one score group needs `group_bits` bits; a sum of one bit
+//! per score group at the group's own offset (higher scores at higher offsets, so a higher
+//! score outweighs any number of lower ones) needs `scores_bits`.
+
+use super::Field;
+use super::player::{Float, Player};
+use crate::club::matching::wide::Wide;
+use std::collections::{HashMap, HashSet};
+
+/// The bit layout of a round's weights.
+pub(super) struct Layout {
+    /// Bits for a count of players of one score group.
+    pub group_bits: u32,
+    /// Bits for one field per score group.
+    pub scores_bits: u32,
+    /// Each score's offset within a `scores_bits` field.
+    pub offsets: HashMap<u32, u32>,
+    /// Rounds played before this one.
+    pub rounds_played: usize,
+    /// Whether this round is the last (C.3's topscorers exist then).
+    pub last_round: bool,
+    /// More than this is a topscorer: half the points of winning every round so far.
+    pub topscorer_above: u32,
+    forbidden: HashSet<(usize, usize)>,
+}
+
+/// Bits needed to write `n`.
+pub(super) fn bits(n: usize) -> u32 {
+    usize::BITS - n.leading_zeros()
+}
+
+impl Layout {
+    /// The layout for the players present.
+    pub fn new(players: &[Option<Player>], field: &Field) -> Layout {
+        let mut counts: HashMap<u32, usize> = HashMap::new();
+        for p in players.iter().flatten() {
+            *counts.entry(p.score).or_default() += 1;
+        }
+        let mut scores: Vec<u32> = counts.keys().copied().collect();
+        scores.sort_unstable();
+        let mut offsets = HashMap::new();
+        let mut scores_bits = 0;
+        for s in scores {
+            offsets.insert(s, scores_bits);
+            scores_bits += bits(counts[&s]);
+        }
+        let group_bits = bits(counts.values().copied().max().unwrap_or(0)).max(1);
+        let rounds_played = field.players.first().map_or(0, |p| p.rounds.len());
+        let mut forbidden = HashSet::new();
+        for &(a, b) in &field.forbidden {
+            forbidden.insert((a.min(b), a.max(b)));
+        }
+        for (i, p) in field.players.iter().enumerate() {
+            for r in p.rounds.iter().filter(|r| r.played) {
+                if let Some(o) = r.opponent {
+                    forbidden.insert((i.min(o), i.max(o)));
+                }
+            }
+        }
+        Layout {
+            group_bits,
+            scores_bits,
+            offsets,
+            rounds_played,
+            last_round: rounds_played + 1 >= field.total_rounds,
+            topscorer_above: rounds_played as u32 * field.points.win.max(field.points.draw) / 2,
+            forbidden,
+        }
+    }
+
+    /// Bits of the largest weight.
+    pub fn width(&self) -> u32 {
+        let (g, s) = (self.group_bits, self.scores_bits);
+        let floats = match self.rounds_played {
+            0 => 0,
+            1 => 2 * g + 2 * s,
+            _ => 4 * g + 4 * s,
+        };
+        2 + (g + s) * 2 + 2 * g + 4 * g + floats + 3 * g + 1
+    }
+
+    /// The weight every edge stays below, given to a pair once it is settled.
+    pub fn settled<const N: usize>(&self) -> Wide<N> {
+        Wide::bit_at(self.width()) - Wide::from_u64(1)
+    }
+
+    fn offset<const N: usize>(&self, score: u32) -> Wide<N> {
+        Wide::bit_at(self.offsets[&score])
+    }
+
+    /// C.1 and C.3: the two may meet.
+    pub fn compatible(&self, a: &Player, b: &Player) -> bool {
+        !self.forbidden.contains(&(a.id.min(b.id), a.id.max(b.id)))
+            && (!a.absolute()
+                || !b.absolute()
+                || a.preference != b.preference
+                || (self.last_round
+                    && (a.score > self.topscorer_above || b.score > self.topscorer_above)))
+    }
+}
+
+/// What the weight of one edge depends on beyond the two players.
+pub(super) struct Context<'a> {
+    /// Players of this score or lower are candidates for the bye.
+    pub bye_score: u32,
+    /// The bye assignee comes from the bracket just paired (C.9 applies).
+    pub single_downfloater_is_bye: bool,
+    /// Rank of each number of games played among the bye candidates (most games first).
+    pub unplayed_ranks: &'a HashMap<usize, u64>,
+}
+
+impl Layout {
+    fn bye_candidate(&self, p: &Player, c: &Context) -> bool {
+        p.bye_eligible && p.score <= c.bye_score
+    }
+
+    /// The weight of `higher`–`lower` (`higher` placed above): zero when they may not meet.
+    /// `in_bracket`: `lower` belongs to the bracket being paired; `in_next`: to the one below it.
+    pub fn weight<const N: usize>(
+        &self,
+        higher: &Player,
+        lower: &Player,
+        in_bracket: bool,
+        in_next: bool,
+        c: &Context,
+    ) -> Wide<N> {
+        if !self.compatible(higher, lower) {
+            return Wide::ZERO;
+        }
+        let (g, s) = (self.group_bits, self.scores_bits);
+        let flag = |b: bool| b as u64;
+        // C.4 completion and C.5 the bye to an eligible player of the lowest score.
+        let mut w = Wide::<N>::from_u64(
+            1 + flag(!self.bye_candidate(higher, c)) + flag(!self.bye_candidate(lower, c)),
+        );
+        // C.6 the most pairs in the bracket, C.7 the highest scores paired in it.
+        w = w.shifted(g).or(flag(in_bracket));
+        w = w.shifted(s);
+        if in_bracket {
+            w = w | self.offset(higher.score);
+        }
+        // The same for the next bracket (completion of the round from below).
+        w = w.shifted(g).or(flag(in_next));
+        w = w.shifted(s);
+        if in_next {
+            w = w | self.offset(higher.score);
+        }
+        // C.9: the bye assignee with the fewest unplayed games.
+        w = w.shifted(2 * g);
+        if c.single_downfloater_is_bye {
+            if higher.score == c.bye_score {
+                w = w.or(c.unplayed_ranks[&higher.played]);
+            }
+            if lower.score == c.bye_score {
+                w = w.plus(c.unplayed_ranks[&lower.played]);
+            }
+        }
+        w = colour_fields(w, lower, higher, in_bracket, g);
+        let down = |p: &Player, back: usize| p.floats[back] == Float::Down;
+        let up = |p: &Player, back: usize| p.floats[back] == Float::Up;
+        let backs: &[usize] = match self.rounds_played {
+            0 => &[],
+            1 => &[1],
+            _ => &[1, 2],
+        };
+        // C.14–C.17: no repeated downfloats or upfloats from the last two rounds.
+        for &back in backs {
+            w = w.shifted(g);
+            if in_bracket {
+                w = w.or(flag(down(lower, back)));
+                w = w.plus(flag(higher.score <= lower.score && down(higher, back)));
+            }
+            w = w.shifted(g);
+            if in_bracket {
+                w = w.or(flag(!(higher.score > lower.score && up(lower, back))));
+            }
+        }
+        // C.18–C.21: the scores of repeated downfloaters and of upfloaters' opponents as low
+        // as can be.
+        for &back in backs {
+            w = w.shifted(s);
+            if in_bracket {
+                if down(lower, back) {
+                    w = w + self.offset(lower.score);
+                }
+                if down(higher, back) {
+                    w = w + self.offset(higher.score);
+                }
+            }
+            w = w.shifted(s);
+            if in_bracket && !(up(lower, back) && higher.score > lower.score) {
+                w = w | self.offset(higher.score);
+            }
+        }
+        // Room for the bracket procedure: moved-down players, exchanges, opponents.
+        w.shifted(3 * g + 1)
+    }
+}
+
+/// C.10–C.13: colour preferences met (absolute imbalances, absolute preferences, preferences,
+/// strong preferences), counted only inside the bracket.
+fn colour_fields<const N: usize>(
+    mut w: Wide<N>,
+    player: &Player,
+    opponent: &Player,
+    in_bracket: bool,
+    g: u32,
+) -> Wide<N> {
+    let differ = player.preference != opponent.preference;
+    let imbalances = !player.absolute_imbalance() || !opponent.absolute_imbalance() || differ;
+    let absolutes = !player.absolute()
+        || !opponent.absolute()
+        || differ
+        || if player.imbalance == opponent.imbalance {
+            player.repeated.is_none() || player.repeated != opponent.repeated
+        } else {
+            let less_unbalanced = if player.imbalance > opponent.imbalance {
+                opponent
+            } else {
+                player
+            };
+            less_unbalanced.repeated != player.preference.map(|c| c.other())
+        };
+    let preferences = differ || player.preference.is_none() || opponent.preference.is_none();
+    let strongs = (!player.strong && !player.absolute())
+        || (!opponent.strong && !opponent.absolute())
+        || (player.absolute() && opponent.absolute())
+        || differ;
+    for met in [imbalances, absolutes, preferences, strongs] {
+        w = w.shifted(g).or((in_bracket && met) as u64);
+    }
+    w
+}

@@ -1,0 +1,216 @@
+//! The club's Dutch system beside the reference pairing engine, bbpPairings (FIDE-endorsed):
+//! tournaments written by bbpPairings' random tournament generator (9–150 players, 5–11 rounds,
+//! draws, forfeits, players retiring and sitting rounds out) are cut before each round, and both
+//! programs pair that state from the same TRF. Every board (pair and colours) and the bye must
+//! be the same.
+//!
+//! `DUTCH_TOURNAMENTS` sets how many tournaments (default 12; `scripts/dutch-agreement.sh` runs
+//! thousands of rounds); `DUTCH_SEED` the first seed. Without `../shared/peers` the test says so
+//! and passes without checking.
+
+#[path = "support/bbp.rs"]
+mod bbp;
+
+use draughts::club::dutch;
+use draughts::club::trf;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+/// A tiny deterministic generator for the tournaments' parameters.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, below: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % below
+    }
+}
+
+/// The generated TRF cut to its first `rounds` rounds, with the next round's absences (entries
+/// of players who sit it out) kept as the request they are, and the points recomputed.
+fn cut(trf: &str, rounds: usize) -> String {
+    let mut out = String::new();
+    for line in trf.split(['\r', '\n']).filter(|l| !l.is_empty()) {
+        if !line.starts_with("001") {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let bytes = line.as_bytes();
+        let column = |i: usize| -> String {
+            let start = 91 + 10 * i;
+            let end = (start + 8).min(bytes.len());
+            if start >= bytes.len() {
+                String::new()
+            } else {
+                String::from_utf8_lossy(&bytes[start..end]).into_owned()
+            }
+        };
+        let mut points = 0.0;
+        let mut kept = Vec::new();
+        for i in 0..rounds {
+            let c = column(i);
+            let result = c.chars().nth(7).unwrap_or(' ');
+            let opponent = c.get(..4).unwrap_or("").trim();
+            points += match result {
+                '1' | 'W' | '+' | 'F' => 2.0,
+                'U' if opponent == "0000" || opponent.is_empty() => 2.0,
+                '=' | 'D' | 'H' => 1.0,
+                _ => 0.0,
+            };
+            kept.push(c);
+        }
+        let next = column(rounds);
+        let next_opponent = next.get(..4).unwrap_or("").trim();
+        let next_result = next.chars().nth(7).unwrap_or(' ');
+        let sits_out = (next_opponent.is_empty() || next_opponent == "0000")
+            && !matches!(next_result, 'U' | '+' | ' ');
+        if sits_out {
+            kept.push(next);
+        }
+        let mut l = format!("{:<80}{:>4.1}", &line[..80.min(line.len())], points);
+        l.push_str(&format!("{:<7}", line.get(84..91).unwrap_or("")));
+        for (i, c) in kept.iter().enumerate() {
+            if i > 0 {
+                l.push_str("  ");
+            }
+            l.push_str(&format!("{c:<8}"));
+        }
+        out.push_str(l.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Boards as (White, Black) starting ranks, and the bye.
+type Boards = (BTreeSet<(usize, usize)>, Option<usize>);
+
+fn reference(bbp: &Path, trf: &Path) -> Result<Boards, String> {
+    let out = trf.with_extension("pairs");
+    let o = Command::new(bbp)
+        .arg("--dutch")
+        .arg(trf)
+        .arg("-p")
+        .arg(&out)
+        .output()
+        .expect("bbpPairings runs");
+    if !o.status.success() {
+        return Err(format!(
+            "bbpPairings: exit {:?}: {}",
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr)
+        ));
+    }
+    let text = std::fs::read_to_string(&out).expect("bbpPairings wrote its pairings");
+    let mut boards = BTreeSet::new();
+    let mut bye = None;
+    for line in text.lines().skip(1) {
+        let v: Vec<usize> = line
+            .split_whitespace()
+            .map(|x| x.parse().expect("a starting rank"))
+            .collect();
+        match v[..] {
+            [a, 0] => bye = Some(a),
+            [a, b] => {
+                boards.insert((a, b));
+            }
+            _ => panic!("bbpPairings wrote {line:?}"),
+        }
+    }
+    Ok((boards, bye))
+}
+
+fn ours(text: &str) -> Result<Boards, String> {
+    let next = trf::next_round(text).map_err(|e| e.to_string())?;
+    let pairing = dutch::pair(&next.field).map_err(|e| e.to_string())?;
+    let rank = |i: usize| next.starting_ranks[i];
+    Ok((
+        pairing
+            .boards
+            .iter()
+            .map(|&(w, b)| (rank(w), rank(b)))
+            .collect(),
+        pairing.bye.map(rank),
+    ))
+}
+
+#[test]
+fn every_round_of_generated_tournaments_pairs_as_the_reference_does() {
+    let Some(bbp) = bbp::bbp() else { return };
+    let count: u64 = std::env::var("DUTCH_TOURNAMENTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
+    let first: u64 = std::env::var("DUTCH_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (mut rounds, mut same, mut boards, mut same_boards) = (0, 0, 0, 0);
+    let mut differences = Vec::new();
+    for seed in first..first + count {
+        let mut rng = Lcg(seed);
+        let players = 9 + rng.next(142);
+        let total = 5 + rng.next(7);
+        let config = format!(
+            "PlayersNumber={players}\nRoundsNumber={total}\nDrawPercentage={}\n\
+             ForfeitRate={}\nRetiredRate={}\nHighestRating=2400\nLowestRating=1200\n\
+             PointsForWin=2.0\nPointsForDraw=1.0\nPointsForPAB=2.0\n",
+            10 + rng.next(40),
+            5 + rng.next(40),
+            5 + rng.next(60),
+        );
+        let full = bbp::generate(&bbp, dir.path(), &config, seed);
+        // The generator writes neither the number of rounds nor the initial colour: both are
+        // added, the colour as round 1 shows it.
+        let initial = trf::next_round(&full)
+            .expect("the generated TRF reads")
+            .field
+            .initial_colour;
+        let full = format!(
+            "XXR {total}\nXXC {}1\n{full}",
+            if initial == draughts::club::criteria::Colour::White {
+                "white"
+            } else {
+                "black"
+            }
+        );
+        for round in 0..total as usize {
+            let text = cut(&full, round);
+            let file = dir.path().join(format!("t{seed}r{}.trf", round + 1));
+            std::fs::write(&file, &text).expect("cut TRF");
+            let theirs = reference(&bbp, &file);
+            let mine = ours(&text);
+            rounds += 1;
+            if let (Ok(t), Ok(m)) = (&theirs, &mine) {
+                boards += t.0.len();
+                same_boards += t.0.intersection(&m.0).count();
+            }
+            if theirs == mine {
+                same += 1;
+            } else {
+                differences.push(format!(
+                    "seed {seed} ({players} players) round {}: reference {theirs:?}\n  ours {mine:?}\n  TRF kept at {}",
+                    round + 1,
+                    file.display()
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{same} of {rounds} rounds identical ({same_boards} of {boards} boards) over {count} tournaments"
+    );
+    if !differences.is_empty() {
+        let keep = dir.keep();
+        panic!(
+            "{} rounds differ (files in {}):\n{}",
+            differences.len(),
+            keep.display(),
+            differences[..differences.len().min(5)].join("\n")
+        );
+    }
+}

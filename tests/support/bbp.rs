@@ -1,0 +1,62 @@
+//! The reference pairing engine, bbpPairings, built once per test binary from `../shared/peers`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The bbpPairings executable, built by the peers' script (once for all the tests here);
+/// `None` (with a message) without `../shared/peers`.
+pub fn bbp() -> Option<PathBuf> {
+    static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
+    BUILT.get_or_init(build).clone()
+}
+
+fn build() -> Option<PathBuf> {
+    let peers = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers");
+    if !peers.join("build.sh").exists() {
+        eprintln!(
+            "SKIPPED: {} is absent, so bbpPairings cannot be built; the reference comparisons are not made",
+            peers.display()
+        );
+        return None;
+    }
+    let o = Command::new("bash")
+        .arg(peers.join("build.sh"))
+        .output()
+        .expect("bash runs the peers' build script");
+    assert!(
+        o.status.success(),
+        "build.sh failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    let path = text
+        .lines()
+        .find_map(|l| l.strip_prefix("bbpPairings"))
+        .map(|p| PathBuf::from(p.trim()))
+        .expect("build.sh prints the bbpPairings path");
+    assert!(path.exists(), "{} was not built", path.display());
+    Some(path)
+}
+
+/// Writes a random tournament with bbpPairings' generator (`-g`): `config` is its
+/// configuration (PlayersNumber=…, RoundsNumber=…), `seed` its random seed. Returns the TRF.
+pub fn generate(bbp: &Path, dir: &Path, config: &str, seed: u64) -> String {
+    let config_file = dir.join(format!("config{seed}.txt"));
+    std::fs::write(&config_file, config).expect("generator configuration written");
+    let out = dir.join(format!("gen{seed}.trf"));
+    let o = Command::new(bbp)
+        .args(["--dutch", "-g"])
+        .arg(&config_file)
+        .arg("-o")
+        .arg(&out)
+        .args(["-s", &seed.to_string()])
+        .output()
+        .expect("bbpPairings generates");
+    assert!(
+        o.status.success(),
+        "generator: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::read_to_string(&out).expect("generated TRF")
+}
