@@ -15,7 +15,6 @@ use draughts::club::dutch;
 use draughts::club::trf;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
 /// A tiny deterministic generator for the tournaments' parameters.
 struct Lcg(u64);
@@ -90,22 +89,14 @@ fn cut(trf: &str, rounds: usize) -> String {
 type Boards = (BTreeSet<(usize, usize)>, Option<usize>);
 
 fn reference(bbp: &Path, trf: &Path) -> Result<Boards, String> {
-    let out = trf.with_extension("pairs");
-    let o = Command::new(bbp)
-        .arg("--dutch")
-        .arg(trf)
-        .arg("-p")
-        .arg(&out)
-        .output()
-        .expect("bbpPairings runs");
-    if !o.status.success() {
-        return Err(format!(
+    let (o, pairs) = bbp::pair(bbp, trf);
+    let text = pairs.ok_or_else(|| {
+        format!(
             "bbpPairings: exit {:?}: {}",
             o.status.code(),
             String::from_utf8_lossy(&o.stderr)
-        ));
-    }
-    let text = std::fs::read_to_string(&out).expect("bbpPairings wrote its pairings");
+        )
+    })?;
     let mut boards = BTreeSet::new();
     let mut bye = None;
     for line in text.lines().skip(1) {

@@ -60,3 +60,22 @@ pub fn generate(bbp: &Path, dir: &Path, config: &str, seed: u64) -> String {
     );
     std::fs::read_to_string(&out).expect("generated TRF")
 }
+
+/// Asks bbpPairings to pair the round after the last one in `trf` (`-p`): its output and, when
+/// it paired, its pairing file (a count line, then `white black` per board, `player 0` for the
+/// bye).
+pub fn pair(bbp: &Path, trf: &Path) -> (std::process::Output, Option<String>) {
+    let out = trf.with_extension("pairs");
+    let o = Command::new(bbp)
+        .arg("--dutch")
+        .arg(trf)
+        .arg("-p")
+        .arg(&out)
+        .output()
+        .expect("bbpPairings runs");
+    let pairs = o
+        .status
+        .success()
+        .then(|| std::fs::read_to_string(&out).expect("bbpPairings wrote its pairings"));
+    (o, pairs)
+}
