@@ -14,7 +14,6 @@ pub mod rating;
 pub mod ratings;
 pub mod settings;
 pub mod store;
-pub mod swiss;
 pub mod tiebreak;
 pub mod tournament;
 pub mod trf;

@@ -2,13 +2,14 @@
 //! standings.
 //!
 //! `record` says what a tournament is; `state` reads its state from the database; `entries`
-//! creates tournaments and manages who plays; `systems` pairs a round by the tournament's system
-//! (round robin, Swiss, Keizer); `rounds` pairs the next round and applies the organiser's
+//! creates tournaments and manages who plays; `history` reads a Swiss as the Dutch system sees it; `systems` pairs a
+//! round by the tournament's system (round robin, Swiss, Keizer); `rounds` pairs the next round and applies the organiser's
 //! changes; `results` enters and corrects results and games; `standings` ranks the players;
 //! `check` holds a Swiss round against the Dutch system's criteria.
 
 mod check;
 mod entries;
+mod history;
 mod record;
 mod results;
 mod rounds;

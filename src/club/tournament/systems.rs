@@ -1,13 +1,13 @@
 //! The pairing systems — round robin (Berger tables), Swiss and Keizer — behind one small
 //! interface: each reads what it needs of the tournament's state and pairs the next round.
 
+use super::history::dutch_field;
 use super::record::{System, Tournament};
-use super::state::forbidden_pairs;
 use super::state::{entrants, game_rows, rounds_paired};
+use crate::club::dutch;
 use crate::club::error::ClubError;
 use crate::club::pairing::berger;
 use crate::club::store::db;
-use crate::club::swiss::{self, Float, Side, SwissPlayer};
 use rusqlite::{OptionalExtension, Transaction, params};
 use std::collections::BTreeMap;
 use std::collections::HashSet;
@@ -78,7 +78,7 @@ impl PairingSystem for RoundRobin {
     }
 }
 
-/// The Swiss system over score groups (`crate::club::swiss`).
+/// The Swiss system: the FIDE Dutch system (`crate::club::dutch`).
 struct Swiss {
     rounds: u32,
 }
@@ -95,17 +95,16 @@ impl PairingSystem for Swiss {
         round: u32,
         _players: &[(i64, String)],
     ) -> Result<Round, ClubError> {
-        let field = swiss_players(tx, t, round)?;
-        let r = swiss::pair(&field, &forbidden_pairs(tx, t.id)?).map_err(|why| {
+        let (field, ids) = dutch_field(tx, t, round, self.rounds)?;
+        let r = dutch::pair(&field).map_err(|why| {
             ClubError::Refused(format!(
                 "round {round} of {} cannot be paired: {why}",
                 t.name
             ))
         })?;
-        let id = |n: usize| n as i64;
         Ok(Round {
-            boards: r.boards.iter().map(|&(w, b)| (id(w), id(b))).collect(),
-            bye: r.bye.map(id),
+            boards: r.boards.iter().map(|&(w, b)| (ids[w], ids[b])).collect(),
+            bye: r.bye.map(|p| ids[p]),
         })
     }
 }
@@ -140,21 +139,29 @@ impl PairingSystem for Keizer {
                 .map_err(db)?;
             rows.collect::<Result<_, _>>().map_err(db)?
         };
-        let field = swiss_players(tx, t, round)?;
+        let (field, ids) = dutch_field(tx, t, round, 0)?;
+        let by_id: BTreeMap<i64, &crate::club::dutch::Player> =
+            ids.iter().copied().zip(&field.players).collect();
         let index: BTreeMap<i64, usize> =
             ranking.iter().enumerate().map(|(i, id)| (*id, i)).collect();
         let present: Vec<usize> = ranking
             .iter()
-            .filter(|id| !absent.contains(id) && field.iter().any(|p| p.id as i64 == **id))
+            .filter(|id| !absent.contains(id) && by_id.get(id).is_some_and(|p| p.present))
             .map(|id| index[id])
             .collect();
+        // White games minus Black games, of the games played.
         let whites: Vec<i32> = ranking
             .iter()
             .map(|id| {
-                field.iter().find(|p| p.id as i64 == *id).map_or(0, |p| {
-                    p.colours
+                by_id.get(id).map_or(0, |p| {
+                    p.rounds
                         .iter()
-                        .map(|c| if *c == Side::White { 1 } else { -1 })
+                        .filter(|r| r.played)
+                        .map(|r| match r.colour {
+                            Some(crate::club::criteria::Colour::White) => 1,
+                            Some(crate::club::criteria::Colour::Black) => -1,
+                            None => 0,
+                        })
                         .sum()
                 })
             })
@@ -196,101 +203,6 @@ impl PairingSystem for Keizer {
             bye: bye.map(|i| ranking[i]),
         })
     }
-}
-
-/// The Swiss view of the players still in a tournament: points, rating, opponents, colours,
-/// byes.
-pub(super) fn swiss_players(
-    tx: &Transaction,
-    t: &Tournament,
-    round: u32,
-) -> Result<Vec<SwissPlayer>, ClubError> {
-    let mut players: BTreeMap<i64, SwissPlayer> = BTreeMap::new();
-    {
-        let mut stmt = tx
-            .prepare(
-                "SELECT e.member_id, coalesce(r.rating, ?3) FROM entries e
-                 LEFT JOIN ratings r ON r.member_id = e.member_id AND r.variant = ?2
-                 WHERE e.tournament_id = ?1 AND e.withdrawn = 0
-                   AND e.member_id NOT IN
-                       (SELECT member_id FROM absences WHERE tournament_id = ?1 AND round = ?4)",
-            )
-            .map_err(db)?;
-        let rows = stmt
-            .query_map(
-                params![
-                    t.id,
-                    t.variant.name(),
-                    crate::club::ratings::DEFAULT_RATING,
-                    round
-                ],
-                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, f64>(1)?)),
-            )
-            .map_err(db)?;
-        for row in rows {
-            let (id, rating) = row.map_err(db)?;
-            players.insert(
-                id,
-                SwissPlayer {
-                    id: id as usize,
-                    rating,
-                    ..Default::default()
-                },
-            );
-        }
-    }
-    let (win, draw) = (t.scoring.win, t.scoring.draw);
-    // Scores before the round being read, to tell who floated in it.
-    let mut before: BTreeMap<i64, f64> = BTreeMap::new();
-    let mut current = 0;
-    for (round, w, b, result) in game_rows(tx, t.id)? {
-        if round != current {
-            current = round;
-            before = players.iter().map(|(id, p)| (*id, p.score)).collect();
-            for p in players.values_mut() {
-                p.floated = None;
-            }
-        }
-        let Some(b) = b else {
-            if let Some(p) = players.get_mut(&w) {
-                p.had_bye = true;
-                p.score += win;
-                p.floated = Some(Float::Down);
-            }
-            continue;
-        };
-        let (sw, sb) = (
-            before.get(&w).copied().unwrap_or(0.0),
-            before.get(&b).copied().unwrap_or(0.0),
-        );
-        for (me, mine, theirs) in [(w, sw, sb), (b, sb, sw)] {
-            if let Some(p) = players.get_mut(&me) {
-                p.floated = match mine.total_cmp(&theirs) {
-                    std::cmp::Ordering::Greater => Some(Float::Down),
-                    std::cmp::Ordering::Less => Some(Float::Up),
-                    std::cmp::Ordering::Equal => None,
-                };
-            }
-        }
-        let (sw, sb, played) = match result.as_deref() {
-            Some("W") => (win, 0.0, true),
-            Some("D") => (draw, draw, true),
-            Some("B") => (0.0, win, true),
-            Some("FW") => (win, 0.0, false),
-            Some("FB") => (0.0, win, false),
-            _ => (0.0, 0.0, false),
-        };
-        for (me, them, score, side) in [(w, b, sw, Side::White), (b, w, sb, Side::Black)] {
-            if let Some(p) = players.get_mut(&me) {
-                p.score += score;
-                p.opponents.insert(them as usize);
-                if played {
-                    p.colours.push(side);
-                }
-            }
-        }
-    }
-    Ok(players.into_values().collect())
 }
 
 /// The Keizer ranking (member ids, best first) and scores of a tournament's entrants, from its
