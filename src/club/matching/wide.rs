@@ -166,6 +166,11 @@ impl<const N: usize> std::fmt::Debug for Wide<N> {
 
 impl<const N: usize> Weight for Wide<N> {
     const ZERO: Wide<N> = Wide([0; N]);
+    const ONE: Wide<N> = {
+        let mut limbs = [0; N];
+        limbs[0] = 1;
+        Wide(limbs)
+    };
     /// An arithmetic shift right by one.
     fn half(self) -> Wide<N> {
         let mut out = [0; N];

@@ -1,0 +1,753 @@
+//! Edmonds' blossom algorithm with dual variables, in the form of Galil's O(n³) survey (the
+//! names follow the literature: vertices `0..n`, blossoms `n..2n`; an endpoint `p` is an end of
+//! edge `p / 2`).
+//!
+//! Extended for graphs whose weights change between matchings: a vertex whose edges changed is
+//! freed (unmatched, taken out of its blossoms with their duals handed down, its own dual raised
+//! until its edges are feasible again), and stages run from every free vertex whose dual is still
+//! positive, so a change of k vertices costs O(k n²) rather than a new O(n³) start.
+
+use super::Weight;
+
+/// The lowest bit of a non-negative weight.
+fn low_bit<W: Weight>(w: W) -> W {
+    w - (w.half() + w.half())
+}
+
+/// No vertex, edge or blossom.
+pub(super) const NONE: usize = usize::MAX;
+
+/// The algorithm's state, named as in the literature: vertices `0..n`, blossoms `n..2n`; an
+/// endpoint `p` is an end of edge `p / 2` (`endpoint[p]` its vertex).
+pub(super) struct Matcher<W> {
+    n: usize,
+    weight: Vec<W>,
+    endpoint: Vec<usize>,
+    neighbend: Vec<Vec<usize>>,
+    max_cardinality: bool,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+    allowedge: Vec<bool>,
+    queue: Vec<usize>,
+    /// Edges of weight zero are absent (the changing graphs): never scanned, never matched.
+    skip_empty: bool,
+    /// Vertices whose edges changed since the last matching.
+    modified: Vec<bool>,
+}
+
+impl<W: Weight> Matcher<W> {
+    /// The matcher for these edges, before any matching.
+    pub(super) fn new(n: usize, edges: &[(usize, usize, W)], max_cardinality: bool) -> Matcher<W> {
+        let weight: Vec<W> = edges.iter().map(|&(_, _, w)| w + w).collect();
+        let maxweight = weight.iter().copied().fold(W::ZERO, std::cmp::max);
+        let mut endpoint = Vec::with_capacity(2 * edges.len());
+        let mut neighbend = vec![Vec::new(); n];
+        for (k, &(i, j, _)) in edges.iter().enumerate() {
+            assert!(
+                i != j && i < n && j < n,
+                "edge {k} ({i}, {j}) is a loop or off the graph"
+            );
+            endpoint.push(i);
+            endpoint.push(j);
+            neighbend[i].push(2 * k + 1);
+            neighbend[j].push(2 * k);
+        }
+        let mut blossombase: Vec<usize> = (0..n).collect();
+        blossombase.extend(std::iter::repeat_n(NONE, n));
+        let mut dualvar = vec![maxweight; n];
+        dualvar.extend(std::iter::repeat_n(W::ZERO, n));
+        Matcher {
+            n,
+            endpoint,
+            neighbend,
+            max_cardinality,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase,
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).collect(),
+            dualvar,
+            allowedge: vec![false; edges.len()],
+            queue: Vec::new(),
+            weight,
+            skip_empty: false,
+            modified: vec![false; n],
+        }
+    }
+
+    /// The complete graph on `n` vertices with every weight zero (absent), for weights that
+    /// change between matchings.
+    pub(super) fn complete(n: usize) -> Matcher<W> {
+        let mut edges = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+        for i in 0..n {
+            for j in i + 1..n {
+                edges.push((i, j, W::ZERO));
+            }
+        }
+        let mut m = Matcher::new(n, &edges, false);
+        m.skip_empty = true;
+        m
+    }
+
+    /// The index of edge `i`–`j` (`i < j`) in a [`Matcher::complete`] graph.
+    fn edge(&self, i: usize, j: usize) -> usize {
+        let (i, j) = (i.min(j), i.max(j));
+        i * self.n - i * (i + 1) / 2 + (j - i - 1)
+    }
+
+    /// The weight of edge `i`–`j` in a complete graph.
+    pub(super) fn weight_of(&self, i: usize, j: usize) -> W {
+        self.weight[self.edge(i, j)].half()
+    }
+
+    /// Sets the weight of edge `v`–`u` in a complete graph; `v` is the vertex freed before the
+    /// next matching.
+    pub(super) fn set_weight(&mut self, v: usize, u: usize, w: W) {
+        let k = self.edge(v, u);
+        let doubled = w + w;
+        if self.weight[k] != doubled {
+            self.weight[k] = doubled;
+            self.modified[v] = true;
+        }
+    }
+
+    /// Each vertex's partner.
+    pub(super) fn mates(&self) -> Vec<Option<usize>> {
+        (0..self.n)
+            .map(|v| (self.mate[v] != NONE).then(|| self.endpoint[self.mate[v]]))
+            .collect()
+    }
+
+    fn modified_now(&self, v: usize, modified: &[usize]) -> bool {
+        modified.binary_search(&v).is_ok()
+    }
+
+    fn present(&self, k: usize) -> bool {
+        !self.skip_empty || self.weight[k] != W::ZERO
+    }
+
+    /// Unmatches `v`'s blossom and makes `v` a blossom of its own: rotated to be the base of
+    /// each blossom around it, which is then dissolved, its dual handed down to its vertices so
+    /// that every slack inside stays as it was and every other grows. Returns the vertex that was matched to it.
+    fn free(&mut self, v: usize) -> usize {
+        let b = self.inblossom[v];
+        let base = self.blossombase[b];
+        let mut partner = NONE;
+        if self.mate[base] != NONE {
+            partner = self.endpoint[self.mate[base]];
+            self.mate[partner] = NONE;
+            self.mate[base] = NONE;
+        }
+        if b >= self.n {
+            self.augment_blossom(b, v);
+            self.mate[v] = NONE;
+        }
+        while self.inblossom[v] != v {
+            // A blossom's dual counts twice in the slack of an edge inside it (the weights are
+            // doubled): each vertex takes it whole.
+            let top = self.inblossom[v];
+            let z = self.dualvar[top];
+            for x in self.leaves(top) {
+                self.dualvar[x] = self.dualvar[x] + z;
+            }
+            self.dualvar[top] = W::ZERO;
+            self.expand_blossom(top, true);
+        }
+        partner
+    }
+
+    /// Frees every modified vertex and the vertices matched to them, and raises the duals of the
+    /// modified ones until their edges are feasible, keeping every positive free dual of one
+    /// parity (so that slacks between trees stay even and halve exactly).
+    fn prepare(&mut self) {
+        let modified: Vec<usize> = (0..self.n).filter(|&v| self.modified[v]).collect();
+        if modified.is_empty() {
+            return;
+        }
+        let free_before: Vec<usize> = (0..self.n)
+            .filter(|&v| self.mate[v] == NONE && self.blossombase[self.inblossom[v]] == v)
+            .collect();
+        let mut freed = Vec::new();
+        let mut is_freed = vec![false; self.n];
+        for &v in &modified {
+            self.modified[v] = false;
+            let partner = self.free(v);
+            for x in [v, partner] {
+                if x != NONE && !is_freed[x] {
+                    self.free(x);
+                    is_freed[x] = true;
+                    freed.push(x);
+                }
+            }
+        }
+        let parity = free_before
+            .iter()
+            .find(|&&v| self.dualvar[v] > W::ZERO && !is_freed[v])
+            .map_or(W::ZERO, |&v| low_bit(self.dualvar[v]));
+        for &v in &freed {
+            let changed = self.modified_now(v, &modified);
+            let mut need = if changed { W::ZERO } else { self.dualvar[v] };
+            if changed {
+                for &p in &self.neighbend[v] {
+                    let k = p / 2;
+                    if self.present(k) {
+                        let u = self.endpoint[p];
+                        let d = self.weight[k] + self.weight[k] - self.dualvar[u];
+                        if d > need {
+                            need = d;
+                        }
+                    }
+                }
+            }
+            if need > W::ZERO && low_bit(need) != parity {
+                need = need + W::ONE;
+            }
+            self.dualvar[v] = need;
+        }
+    }
+
+    fn slack(&self, k: usize) -> W {
+        let (i, j) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+        self.dualvar[i] + self.dualvar[j] - self.weight[k] - self.weight[k]
+    }
+
+    fn blossom_leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &t in &self.blossomchilds[b] {
+                self.blossom_leaves(t, out);
+            }
+        }
+    }
+
+    fn leaves(&self, b: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.blossom_leaves(b, &mut out);
+        out
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.inblossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.labelend[w] = p;
+        self.labelend[b] = p;
+        self.bestedge[w] = NONE;
+        self.bestedge[b] = NONE;
+        if t == 1 {
+            let leaves = self.leaves(b);
+            self.queue.extend(leaves);
+        } else {
+            let base = self.blossombase[b];
+            let mate = self.mate[base];
+            self.assign_label(self.endpoint[mate], 1, mate ^ 1);
+        }
+    }
+
+    /// Traces back from `v` and `w` to find a new blossom's base, or `NONE` for an augmenting
+    /// path.
+    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let (mut v, mut w) = (v, w);
+        while v != NONE || w != NONE {
+            let mut b = self.inblossom[v];
+            if self.label[b] & 4 != 0 {
+                base = self.blossombase[b];
+                break;
+            }
+            path.push(b);
+            self.label[b] = 5;
+            if self.labelend[b] == NONE {
+                v = NONE;
+            } else {
+                v = self.endpoint[self.labelend[b]];
+                b = self.inblossom[v];
+                v = self.endpoint[self.labelend[b]];
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    fn add_blossom(&mut self, base: usize, k: usize) {
+        let (mut v, mut w) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let b = self
+            .unusedblossoms
+            .pop()
+            .expect("at most n blossoms exist at once");
+        self.blossombase[b] = base;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b;
+            path.push(bv);
+            endps.push(self.labelend[bv]);
+            v = self.endpoint[self.labelend[bv]];
+            bv = self.inblossom[v];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        endps.push(2 * k);
+        while bw != bb {
+            self.blossomparent[bw] = b;
+            path.push(bw);
+            endps.push(self.labelend[bw] ^ 1);
+            w = self.endpoint[self.labelend[bw]];
+            bw = self.inblossom[w];
+        }
+        self.blossomchilds[b] = path.clone();
+        self.blossomendps[b] = endps;
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = W::ZERO;
+        for v in self.leaves(b) {
+            if self.label[self.inblossom[v]] == 2 {
+                self.queue.push(v);
+            }
+            self.inblossom[v] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * self.n];
+        for &bv in &path {
+            let lists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
+                Some(list) => vec![list],
+                None => self
+                    .leaves(bv)
+                    .into_iter()
+                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .collect(),
+            };
+            for list in lists {
+                for k in list {
+                    if !self.present(k) {
+                        continue;
+                    }
+                    let (mut i, mut j) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+                    if self.inblossom[j] == b {
+                        std::mem::swap(&mut i, &mut j);
+                    }
+                    let bj = self.inblossom[j];
+                    if bj != b
+                        && self.label[bj] == 1
+                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
+                    {
+                        bestedgeto[bj] = k;
+                    }
+                }
+            }
+            self.bestedge[bv] = NONE;
+        }
+        let best: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        self.bestedge[b] = NONE;
+        for &k in &best {
+            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b]) {
+                self.bestedge[b] = k;
+            }
+        }
+        self.blossombestedges[b] = Some(best);
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        for s in self.blossomchilds[b].clone() {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s] == W::ZERO {
+                self.expand_blossom(s, endstage);
+            } else {
+                for v in self.leaves(s) {
+                    self.inblossom[v] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
+            let childs = self.blossomchilds[b].clone();
+            let endps = self.blossomendps[b].clone();
+            let len = childs.len() as isize;
+            let at = |i: isize| ((i % len + len) % len) as usize;
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("a child") as isize;
+            let (jstep, endptrick): (isize, usize) = if j & 1 != 0 {
+                j -= len;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let mut p = self.labelend[b];
+            while j != 0 {
+                self.label[self.endpoint[p ^ 1]] = 0;
+                let q = endps[at(j - endptrick as isize)] ^ endptrick;
+                self.label[self.endpoint[q ^ 1]] = 0;
+                self.assign_label(self.endpoint[p ^ 1], 2, p);
+                self.allowedge[q / 2] = true;
+                j += jstep;
+                p = endps[at(j - endptrick as isize)] ^ endptrick;
+                self.allowedge[p / 2] = true;
+                j += jstep;
+            }
+            let bv = childs[at(j)];
+            self.label[self.endpoint[p ^ 1]] = 2;
+            self.label[bv] = 2;
+            self.labelend[self.endpoint[p ^ 1]] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while childs[at(j)] != entrychild {
+                let bv = childs[at(j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let mut found = NONE;
+                for v in self.leaves(bv) {
+                    if self.label[v] != 0 {
+                        found = v;
+                        break;
+                    }
+                }
+                if found != NONE {
+                    let v = found;
+                    self.label[v] = 0;
+                    self.label[self.endpoint[self.mate[self.blossombase[bv]]]] = 0;
+                    self.assign_label(v, 2, self.labelend[v]);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b].clear();
+        self.blossomendps[b].clear();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b {
+            t = self.blossomparent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.blossomchilds[b].len() as isize;
+        let at = |i: isize| ((i % len + len) % len) as usize;
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("a child") as isize;
+        let mut j = i;
+        let (jstep, endptrick): (isize, usize) = if i & 1 != 0 {
+            j -= len;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        while j != 0 {
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            let p = self.blossomendps[b][at(j - endptrick as isize)] ^ endptrick;
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p]);
+            }
+            j += jstep;
+            let t = self.blossomchilds[b][at(j)];
+            if t >= self.n {
+                self.augment_blossom(t, self.endpoint[p ^ 1]);
+            }
+            self.mate[self.endpoint[p]] = p ^ 1;
+            self.mate[self.endpoint[p ^ 1]] = p;
+        }
+        let i = i as usize;
+        self.blossomchilds[b].rotate_left(i);
+        self.blossomendps[b].rotate_left(i);
+        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+    }
+
+    fn augment_matching(&mut self, k: usize) {
+        let (v, w) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+        self.augment_to_root(v, 2 * k + 1);
+        self.augment_to_root(w, 2 * k);
+    }
+
+    /// Flips the alternating path from `s` back to its tree's root: `s` is matched through
+    /// endpoint `p` (or left free with `NONE`), the root is matched at the other end.
+    fn augment_to_root(&mut self, mut s: usize, mut p: usize) {
+        loop {
+            let bs = self.inblossom[s];
+            if bs >= self.n {
+                self.augment_blossom(bs, s);
+            }
+            self.mate[s] = p;
+            if self.labelend[bs] == NONE {
+                break;
+            }
+            let t = self.endpoint[self.labelend[bs]];
+            let bt = self.inblossom[t];
+            s = self.endpoint[self.labelend[bt]];
+            let j = self.endpoint[self.labelend[bt] ^ 1];
+            if bt >= self.n {
+                self.augment_blossom(bt, j);
+            }
+            self.mate[j] = self.labelend[bt];
+            p = self.labelend[bt] ^ 1;
+        }
+    }
+
+    /// `v` is the base of a top-level blossom with no partner.
+    fn free_base(&self, v: usize) -> bool {
+        self.mate[v] == NONE && self.blossombase[self.inblossom[v]] == v
+    }
+
+    /// Matches: the vertices changed since the last call are freed first, then stages run from
+    /// the free vertices until none can gain.
+    pub(super) fn solve(&mut self) {
+        self.prepare();
+        let n = self.n;
+        loop {
+            for b in 0..2 * n {
+                self.label[b] = 0;
+                self.bestedge[b] = NONE;
+            }
+            for b in n..2 * n {
+                self.blossombestedges[b] = None;
+            }
+            self.allowedge.iter_mut().for_each(|a| *a = false);
+            self.queue.clear();
+            // Roots: free blossoms whose base has a dual to spend (every free one when the
+            // cardinality counts first). A free base with a zero dual is a place to end a path.
+            let mut roots = false;
+            for v in 0..n {
+                if self.mate[v] == NONE
+                    && self.blossombase[self.inblossom[v]] == v
+                    && self.label[self.inblossom[v]] == 0
+                    && (self.max_cardinality || self.dualvar[v] > W::ZERO)
+                {
+                    self.assign_label(v, 1, NONE);
+                    roots = true;
+                }
+            }
+            if !roots {
+                break;
+            }
+            let mut augmented = false;
+            let mut finished = false;
+            loop {
+                while let Some(v) = self.queue.pop() {
+                    for idx in 0..self.neighbend[v].len() {
+                        let p = self.neighbend[v][idx];
+                        let k = p / 2;
+                        let w = self.endpoint[p];
+                        if self.inblossom[v] == self.inblossom[w] || !self.present(k) {
+                            continue;
+                        }
+                        let mut kslack = W::ZERO;
+                        if !self.allowedge[k] {
+                            kslack = self.slack(k);
+                            if kslack <= W::ZERO {
+                                self.allowedge[k] = true;
+                            }
+                        }
+                        if self.allowedge[k] {
+                            if self.label[self.inblossom[w]] == 0 {
+                                if self.mate[self.blossombase[self.inblossom[w]]] == NONE {
+                                    // A free blossom outside the trees: a path ends there
+                                    // (its label end is stale, so it is not traced).
+                                    self.augment_to_root(v, p);
+                                    let bw = self.inblossom[w];
+                                    if bw >= self.n {
+                                        self.augment_blossom(bw, w);
+                                    }
+                                    self.mate[w] = p ^ 1;
+                                    augmented = true;
+                                    break;
+                                }
+                                self.assign_label(w, 2, p ^ 1);
+                            } else if self.label[self.inblossom[w]] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(base, k);
+                                } else {
+                                    self.augment_matching(k);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = p ^ 1;
+                            }
+                        } else if self.label[self.inblossom[w]] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                                self.bestedge[b] = k;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                        {
+                            self.bestedge[w] = k;
+                        }
+                    }
+                    if augmented {
+                        break;
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // No augmenting path yet: change the duals by the least delta.
+                let mut deltatype = -1;
+                let mut delta = W::ZERO;
+                let mut deltaedge = NONE;
+                let mut deltablossom = NONE;
+                // The S-vertex whose dual reaches zero first (a free base among equals).
+                let mut zeroed = NONE;
+                if !self.max_cardinality {
+                    for v in 0..n {
+                        if self.label[self.inblossom[v]] != 1 {
+                            continue;
+                        }
+                        let d = self.dualvar[v];
+                        if zeroed == NONE
+                            || d < delta
+                            || (d == delta && self.free_base(v) && !self.free_base(zeroed))
+                        {
+                            delta = d;
+                            zeroed = v;
+                        }
+                    }
+                    deltatype = 1;
+                }
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                        let d = self.slack(self.bestedge[v]);
+                        if deltatype == -1 || d < delta {
+                            delta = d;
+                            deltatype = 2;
+                            deltaedge = self.bestedge[v];
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                    {
+                        let d = self.slack(self.bestedge[b]).half();
+                        if deltatype == -1 || d < delta {
+                            delta = d;
+                            deltatype = 3;
+                            deltaedge = self.bestedge[b];
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE
+                        && self.blossomparent[b] == NONE
+                        && self.label[b] == 2
+                        && (deltatype == -1 || self.dualvar[b] < delta)
+                    {
+                        delta = self.dualvar[b];
+                        deltatype = 4;
+                        deltablossom = b;
+                    }
+                }
+                if deltatype == -1 {
+                    // Maximum cardinality reached: a last change of duals to optimum.
+                    deltatype = 1;
+                    finished = true;
+                    delta = (0..n)
+                        .map(|v| self.dualvar[v])
+                        .min()
+                        .expect("n > 0")
+                        .max(W::ZERO);
+                }
+                for v in 0..n {
+                    match self.label[self.inblossom[v]] {
+                        1 => self.dualvar[v] = self.dualvar[v] - delta,
+                        2 => self.dualvar[v] = self.dualvar[v] + delta,
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dualvar[b] = self.dualvar[b] + delta,
+                            2 => self.dualvar[b] = self.dualvar[b] - delta,
+                            _ => {}
+                        }
+                    }
+                }
+                match deltatype {
+                    1 if finished || self.free_base(zeroed) => break,
+                    1 => {
+                        // An S-vertex inside a tree has no dual left: the path from its root
+                        // to it is flipped, so the root is matched and this vertex is free.
+                        self.augment_to_root(zeroed, NONE);
+                        break;
+                    }
+                    2 => {
+                        self.allowedge[deltaedge] = true;
+                        let (mut i, j) = (
+                            self.endpoint[2 * deltaedge],
+                            self.endpoint[2 * deltaedge + 1],
+                        );
+                        if self.label[self.inblossom[i]] == 0 {
+                            i = j;
+                        }
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        self.allowedge[deltaedge] = true;
+                        self.queue.push(self.endpoint[2 * deltaedge]);
+                    }
+                    _ => self.expand_blossom(deltablossom, false),
+                }
+            }
+            if finished {
+                break;
+            }
+            for b in n..2 * n {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] != NONE
+                    && self.label[b] == 1
+                    && self.dualvar[b] == W::ZERO
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+}
