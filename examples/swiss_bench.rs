@@ -4,6 +4,7 @@
 //! TRF — by bbpPairings, and both times and the boards they agree on are printed.
 //!
 //! `cargo run --release --example swiss_bench -- [bbpPairings executable] [players:rounds …]`
+//! (`SWISS_BENCH_KEEP=dir` keeps each TRF paired as `dir/swiss-<players>.trf`)
 
 use draughts::club::Store;
 use draughts::club::members::{self, MemberFields};
@@ -90,6 +91,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         let text = trf::export(&store, "Bench")?;
+        // The state paired, for a closer look (`SWISS_BENCH_KEEP=dir`).
+        if let Ok(keep) = std::env::var("SWISS_BENCH_KEEP") {
+            std::fs::write(
+                PathBuf::from(keep).join(format!("swiss-{players}.trf")),
+                &text,
+            )?;
+        }
         let started = Instant::now();
         let paired = tournament::pair_next(&mut store, "Bench");
         let ours_time = started.elapsed().as_secs_f64();

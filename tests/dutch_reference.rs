@@ -4,12 +4,17 @@
 //! programs pair that state from the same TRF. Every board (pair and colours) and the bye must
 //! be the same.
 //!
+//! The same states are also paired end to end: `draughts club tournament pair-trf --numbers`
+//! writes the reference's own pairing file byte for byte, and a cut TRF imported into a club
+//! (`tournament import-trf`) pairs its next round (`tournament pair`) as the reference does.
+//!
 //! `DUTCH_TOURNAMENTS` sets how many tournaments (default 12; `scripts/dutch-agreement.sh` runs
 //! thousands of rounds); `DUTCH_SEED` the first seed. Without `../shared/peers` the test says so
 //! and passes without checking.
 
 #[path = "support/bbp.rs"]
 mod bbp;
+mod common;
 
 use draughts::club::dutch;
 use draughts::club::trf;
@@ -203,5 +208,116 @@ fn every_round_of_generated_tournaments_pairs_as_the_reference_does() {
             keep.display(),
             differences[..differences.len().min(5)].join("\n")
         );
+    }
+}
+
+/// A tournament for the end-to-end checks: 31 players, 7 rounds, forfeits and rounds sat out.
+fn small_tournament(bbp: &Path, dir: &Path, seed: u64) -> String {
+    let config = "PlayersNumber=31\nRoundsNumber=7\nDrawPercentage=30\nForfeitRate=15\n\
+                  RetiredRate=30\nHighestRating=2300\nLowestRating=1300\nPointsForWin=2.0\n\
+                  PointsForDraw=1.0\nPointsForPAB=2.0\n";
+    let full = bbp::generate(bbp, dir, config, seed);
+    let initial = trf::next_round(&full)
+        .expect("the generated TRF reads")
+        .field
+        .initial_colour;
+    let colour = if initial == draughts::club::criteria::Colour::White {
+        "white"
+    } else {
+        "black"
+    };
+    format!("XXR 7\nXXC {colour}1\n{full}")
+}
+
+#[test]
+fn pair_trf_writes_the_reference_pairing_file() {
+    let Some(bbp) = bbp::bbp() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    for seed in [5, 6] {
+        let full = small_tournament(&bbp, dir.path(), seed);
+        for round in 0..7 {
+            let file = dir.path().join(format!("s{seed}r{round}.trf"));
+            std::fs::write(&file, cut(&full, round)).expect("cut TRF");
+            let (_, theirs) = bbp::pair(&bbp, &file);
+            let theirs = theirs.expect("bbpPairings pairs");
+            let o = common::draughts(&[
+                "club",
+                "tournament",
+                "pair-trf",
+                file.to_str().expect("utf-8 path"),
+                "--numbers",
+            ]);
+            assert!(o.status.success(), "{}", common::stderr(&o));
+            let normal = |t: &str| {
+                t.replace("\r\n", "\n")
+                    .replace('\r', "\n")
+                    .trim()
+                    .to_string()
+            };
+            assert_eq!(
+                normal(&common::stdout(&o)),
+                normal(&theirs),
+                "seed {seed}, round {}",
+                round + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn an_imported_tournament_continues_as_the_reference_pairs_it() {
+    let Some(bbp) = bbp::bbp() else { return };
+    let dir = tempfile::tempdir().expect("temp dir");
+    for seed in [7, 8] {
+        let full = small_tournament(&bbp, dir.path(), seed);
+        for round in [1, 3, 6] {
+            let text = cut(&full, round);
+            let file = dir.path().join(format!("c{seed}r{round}.trf"));
+            std::fs::write(&file, &text).expect("cut TRF");
+            let theirs = reference(&bbp, &file).expect("bbpPairings pairs");
+            let db = dir.path().join(format!("c{seed}r{round}.sqlite"));
+            let run = |args: &[&str]| {
+                let o = common::club(&db, args);
+                assert!(o.status.success(), "club {args:?}: {}", common::stderr(&o));
+                o
+            };
+            run(&[
+                "tournament",
+                "import-trf",
+                file.to_str().expect("utf-8 path"),
+            ]);
+            let name = format!("AutoTest Tournament {seed}");
+            run(&["tournament", "pair", &name]);
+            let o = run(&[
+                "tournament",
+                "show",
+                &name,
+                "--round",
+                &(round + 1).to_string(),
+                "--json",
+            ]);
+            let shown: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+            let next = trf::next_round(&text).expect("the cut TRF reads");
+            let rank = |name: &str| {
+                let i = next
+                    .names
+                    .iter()
+                    .position(|n| n == name)
+                    .unwrap_or_else(|| panic!("{name} is in the file"));
+                next.starting_ranks[i]
+            };
+            let mut boards = BTreeSet::new();
+            let mut bye = None;
+            for p in shown.as_array().expect("pairings") {
+                let white = rank(p["white"].as_str().expect("a name"));
+                match p["black"].as_str() {
+                    Some(black) => {
+                        boards.insert((white, rank(black)));
+                    }
+                    None => bye = Some(white),
+                }
+            }
+            assert_eq!((boards, bye), theirs, "seed {seed}, round {}", round + 1);
+        }
     }
 }

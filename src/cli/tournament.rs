@@ -135,6 +135,20 @@ pub(crate) enum TournamentCommand {
         #[arg(long, default_value = "international")]
         variant: String,
     },
+    /// Pair the next round of a FIDE TRF file by the Dutch system, without importing it (the
+    /// round after the last one played; entries in that round's column are players sitting it
+    /// out).
+    PairTrf {
+        /// The TRF file.
+        file: PathBuf,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
+        /// The pairing file of the reference pairing programs: the number of boards, then
+        /// `white black` starting ranks per line, the bye as `rank 0`.
+        #[arg(long, conflicts_with = "json")]
+        numbers: bool,
+    },
     /// Withdraw a player: their unplayed games are lost by forfeit.
     Withdraw {
         /// Name or id.
@@ -366,6 +380,11 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
             println!("created #{id}");
         }
+        TournamentCommand::PairTrf {
+            file,
+            json,
+            numbers,
+        } => pair_trf(&file, json, numbers)?,
         TournamentCommand::Withdraw {
             tournament: which,
             member,
@@ -504,4 +523,59 @@ fn result_text(p: &tournament::Pairing) -> &'static str {
         (_, Some(tournament::Outcome::BlackWins)) => "0-2",
         (_, None) => "-",
     }
+}
+
+/// `tournament pair-trf`: the Dutch system's pairing of a TRF's next round.
+fn pair_trf(file: &std::path::Path, json: bool, numbers: bool) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let next = club::trf::next_round(&text)
+        .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
+    let pairing =
+        club::dutch::pair(&next.field).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let rank = |i: usize| next.starting_ranks[i];
+    let name = |i: usize| next.names[i].as_str();
+    if numbers {
+        let byes = usize::from(pairing.bye.is_some());
+        println!("{}", pairing.boards.len() + byes);
+        for &(w, b) in &pairing.boards {
+            println!("{} {}", rank(w), rank(b));
+        }
+        if let Some(p) = pairing.bye {
+            println!("{} 0", rank(p));
+        }
+    } else if json {
+        let boards: Vec<serde_json::Value> = pairing
+            .boards
+            .iter()
+            .map(|&(w, b)| {
+                serde_json::json!({
+                    "white": { "rank": rank(w), "name": name(w) },
+                    "black": { "rank": rank(b), "name": name(b) },
+                })
+            })
+            .collect();
+        let bye = pairing
+            .bye
+            .map(|p| serde_json::json!({ "rank": rank(p), "name": name(p) }));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "boards": boards, "bye": bye }))?
+        );
+    } else {
+        for (board, &(w, b)) in pairing.boards.iter().enumerate() {
+            println!(
+                "{:>3}  {:>4} {:<24} - {:>4} {}",
+                board + 1,
+                rank(w),
+                name(w),
+                rank(b),
+                name(b)
+            );
+        }
+        if let Some(p) = pairing.bye {
+            println!("bye  {:>4} {}", rank(p), name(p));
+        }
+    }
+    Ok(())
 }

@@ -7,7 +7,7 @@
 //! until its edges are feasible again), and stages run from every free vertex whose dual is still
 //! positive, so a change of k vertices costs O(k n²) rather than a new O(n³) start.
 
-use super::Weight;
+use super::weight::Weight;
 
 /// The lowest bit of a non-negative weight.
 fn low_bit<W: Weight>(w: W) -> W {
@@ -21,7 +21,9 @@ pub(super) const NONE: usize = usize::MAX;
 /// endpoint `p` is an end of edge `p / 2` (`endpoint[p]` its vertex).
 pub(super) struct Matcher<W> {
     n: usize,
-    weight: Vec<W>,
+    /// Four times each edge's weight: an edge's slack is its ends' duals less this (the weights
+    /// are doubled so that every dual stays an integer, and count twice in a slack).
+    cost: Vec<W>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     max_cardinality: bool,
@@ -38,9 +40,13 @@ pub(super) struct Matcher<W> {
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
+    /// The edges allowed in this stage, to clear them without sweeping every edge.
+    allowed: Vec<usize>,
     queue: Vec<usize>,
-    /// Edges of weight zero are absent (the changing graphs): never scanned, never matched.
-    skip_empty: bool,
+    /// Which edges exist: in the changing graphs, those of weight other than zero (kept beside
+    /// the weights: testing a wide weight for zero in the inner loop costs more than the rest
+    /// of the scan).
+    exists: Vec<bool>,
     /// Vertices whose edges changed since the last matching.
     modified: Vec<bool>,
 }
@@ -48,8 +54,8 @@ pub(super) struct Matcher<W> {
 impl<W: Weight> Matcher<W> {
     /// The matcher for these edges, before any matching.
     pub(super) fn new(n: usize, edges: &[(usize, usize, W)], max_cardinality: bool) -> Matcher<W> {
-        let weight: Vec<W> = edges.iter().map(|&(_, _, w)| w + w).collect();
-        let maxweight = weight.iter().copied().fold(W::ZERO, std::cmp::max);
+        let cost: Vec<W> = edges.iter().map(|&(_, _, w)| (w + w) + (w + w)).collect();
+        let maxweight = cost.iter().copied().fold(W::ZERO, std::cmp::max).half();
         let mut endpoint = Vec::with_capacity(2 * edges.len());
         let mut neighbend = vec![Vec::new(); n];
         for (k, &(i, j, _)) in edges.iter().enumerate() {
@@ -84,9 +90,10 @@ impl<W: Weight> Matcher<W> {
             unusedblossoms: (n..2 * n).collect(),
             dualvar,
             allowedge: vec![false; edges.len()],
+            allowed: Vec::new(),
             queue: Vec::new(),
-            weight,
-            skip_empty: false,
+            cost,
+            exists: vec![true; edges.len()],
             modified: vec![false; n],
         }
     }
@@ -101,7 +108,7 @@ impl<W: Weight> Matcher<W> {
             }
         }
         let mut m = Matcher::new(n, &edges, false);
-        m.skip_empty = true;
+        m.exists = vec![false; edges.len()];
         m
     }
 
@@ -113,16 +120,17 @@ impl<W: Weight> Matcher<W> {
 
     /// The weight of edge `i`–`j` in a complete graph.
     pub(super) fn weight_of(&self, i: usize, j: usize) -> W {
-        self.weight[self.edge(i, j)].half()
+        self.cost[self.edge(i, j)].half().half()
     }
 
     /// Sets the weight of edge `v`–`u` in a complete graph; `v` is the vertex freed before the
     /// next matching.
     pub(super) fn set_weight(&mut self, v: usize, u: usize, w: W) {
         let k = self.edge(v, u);
-        let doubled = w + w;
-        if self.weight[k] != doubled {
-            self.weight[k] = doubled;
+        let cost = (w + w) + (w + w);
+        if self.cost[k] != cost {
+            self.cost[k] = cost;
+            self.exists[k] = w != W::ZERO;
             self.modified[v] = true;
         }
     }
@@ -138,8 +146,15 @@ impl<W: Weight> Matcher<W> {
         modified.binary_search(&v).is_ok()
     }
 
+    fn allow(&mut self, k: usize) {
+        if !self.allowedge[k] {
+            self.allowedge[k] = true;
+            self.allowed.push(k);
+        }
+    }
+
     fn present(&self, k: usize) -> bool {
-        !self.skip_empty || self.weight[k] != W::ZERO
+        self.exists[k]
     }
 
     /// Unmatches `v`'s blossom and makes `v` a blossom of its own: rotated to be the base of
@@ -187,6 +202,9 @@ impl<W: Weight> Matcher<W> {
         let mut is_freed = vec![false; self.n];
         for &v in &modified {
             self.modified[v] = false;
+            if self.keeps_its_place(v) {
+                continue;
+            }
             let partner = self.free(v);
             for x in [v, partner] {
                 if x != NONE && !is_freed[x] {
@@ -208,7 +226,7 @@ impl<W: Weight> Matcher<W> {
                     let k = p / 2;
                     if self.present(k) {
                         let u = self.endpoint[p];
-                        let d = self.weight[k] + self.weight[k] - self.dualvar[u];
+                        let d = self.cost[k] - self.dualvar[u];
                         if d > need {
                             need = d;
                         }
@@ -222,9 +240,46 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
+    /// Whether a changed vertex outside any blossom can keep its partner (or stay free): its
+    /// dual set so that its matched edge is tight and its other edges feasible. The common case
+    /// when a pairing system nudges weights and the best matching stays as it was.
+    fn keeps_its_place(&mut self, v: usize) -> bool {
+        if self.inblossom[v] != v {
+            return false;
+        }
+        let matched = (self.mate[v] != NONE).then(|| self.mate[v] / 2);
+        let mut others = W::ZERO;
+        for &p in &self.neighbend[v] {
+            let k = p / 2;
+            if self.present(k) && Some(k) != matched {
+                let d = self.cost[k] - self.dualvar[self.endpoint[p]];
+                if d > others {
+                    others = d;
+                }
+            }
+        }
+        match matched {
+            None if others == W::ZERO => {
+                self.dualvar[v] = W::ZERO;
+                true
+            }
+            Some(k) if self.present(k) => {
+                let tight = self.cost[k] - self.dualvar[self.endpoint[self.mate[v]]];
+                if tight >= others && tight >= W::ZERO {
+                    self.dualvar[v] = tight;
+                    true
+                } else {
+                    false
+                }
+            }
+            _ => false,
+        }
+    }
+
+    #[inline(always)]
     fn slack(&self, k: usize) -> W {
         let (i, j) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
-        self.dualvar[i] + self.dualvar[j] - self.weight[k] - self.weight[k]
+        self.dualvar[i] + self.dualvar[j] - self.cost[k]
     }
 
     fn blossom_leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -410,10 +465,10 @@ impl<W: Weight> Matcher<W> {
                 let q = endps[at(j - endptrick as isize)] ^ endptrick;
                 self.label[self.endpoint[q ^ 1]] = 0;
                 self.assign_label(self.endpoint[p ^ 1], 2, p);
-                self.allowedge[q / 2] = true;
+                self.allow(q / 2);
                 j += jstep;
                 p = endps[at(j - endptrick as isize)] ^ endptrick;
-                self.allowedge[p / 2] = true;
+                self.allow(p / 2);
                 j += jstep;
             }
             let bv = childs[at(j)];
@@ -545,7 +600,9 @@ impl<W: Weight> Matcher<W> {
             for b in n..2 * n {
                 self.blossombestedges[b] = None;
             }
-            self.allowedge.iter_mut().for_each(|a| *a = false);
+            for k in std::mem::take(&mut self.allowed) {
+                self.allowedge[k] = false;
+            }
             self.queue.clear();
             // Roots: free blossoms whose base has a dual to spend (every free one when the
             // cardinality counts first). A free base with a zero dual is a place to end a path.
@@ -578,7 +635,7 @@ impl<W: Weight> Matcher<W> {
                         if !self.allowedge[k] {
                             kslack = self.slack(k);
                             if kslack <= W::ZERO {
-                                self.allowedge[k] = true;
+                                self.allow(k);
                             }
                         }
                         if self.allowedge[k] {
@@ -719,7 +776,7 @@ impl<W: Weight> Matcher<W> {
                         break;
                     }
                     2 => {
-                        self.allowedge[deltaedge] = true;
+                        self.allow(deltaedge);
                         let (mut i, j) = (
                             self.endpoint[2 * deltaedge],
                             self.endpoint[2 * deltaedge + 1],
@@ -730,7 +787,7 @@ impl<W: Weight> Matcher<W> {
                         self.queue.push(i);
                     }
                     3 => {
-                        self.allowedge[deltaedge] = true;
+                        self.allow(deltaedge);
                         self.queue.push(self.endpoint[2 * deltaedge]);
                     }
                     _ => self.expand_blossom(deltablossom, false),

@@ -2,45 +2,18 @@
 //! (Galil's O(n³) form), for pairing systems that encode their criteria as edge weights.
 //!
 //! Written here rather than taken from a crate: the pairing weights need integers wider than
-//! 128 bits for large fields, so the weight is a type parameter ([`Weight`]), and the crates at
-//! hand either fix the weight to a float or a machine integer or were measured too slow for a
-//! 1,000-player field. All arithmetic is exact: the weights are doubled inside, so every dual
-//! variable and slack stays an integer.
-
+//! 128 bits for large fields, so the weight is a type parameter ([`Weight`]); the crates at hand
+//! fix the weight to a float or a machine integer, and none keeps its state from one matching to
+//! the next when a few weights change, which a pairing system settling one player at a time
+//! needs. All arithmetic is exact: the weights are doubled inside, so every dual variable and
+//! slack stays an integer.
 mod blossom;
+mod weight;
 pub mod wide;
 
+pub use weight::Weight;
+
 use blossom::Matcher;
-
-use std::fmt::Debug;
-use std::ops::{Add, Sub};
-
-/// An exact edge weight: an integer type with room for twice the largest weight plus the sum of
-/// two of them.
-pub trait Weight: Copy + Ord + Debug + Add<Output = Self> + Sub<Output = Self> {
-    /// Zero.
-    const ZERO: Self;
-    /// One.
-    const ONE: Self;
-    /// Half of an even value.
-    fn half(self) -> Self;
-}
-
-impl Weight for i64 {
-    const ZERO: i64 = 0;
-    const ONE: i64 = 1;
-    fn half(self) -> i64 {
-        self / 2
-    }
-}
-
-impl Weight for i128 {
-    const ZERO: i128 = 0;
-    const ONE: i128 = 1;
-    fn half(self) -> i128 {
-        self / 2
-    }
-}
 
 /// A complete graph on `n` vertices whose edge weights change between matchings, as the
 /// bracket-by-bracket pairing systems use it: weight zero is no edge. Each matching starts from

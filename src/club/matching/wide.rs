@@ -6,7 +6,7 @@
 //! operations on a value that lives in a `Copy` array; the big-integer crates allocate per value,
 //! which the matching's inner loop (millions of slack computations) cannot afford.
 
-use super::Weight;
+use super::weight::Weight;
 use std::cmp::Ordering;
 use std::ops::{Add, BitOr, Sub};
 
@@ -84,14 +84,14 @@ impl<const N: usize> Default for Wide<N> {
 
 impl<const N: usize> Add for Wide<N> {
     type Output = Wide<N>;
+    #[inline(always)]
     fn add(self, other: Wide<N>) -> Wide<N> {
         let mut out = [0; N];
-        let mut carry = false;
+        let mut carry = 0u128;
         for (i, o) in out.iter_mut().enumerate() {
-            let (s, c1) = self.0[i].overflowing_add(other.0[i]);
-            let (s, c2) = s.overflowing_add(carry as u64);
-            *o = s;
-            carry = c1 || c2;
+            let s = self.0[i] as u128 + other.0[i] as u128 + carry;
+            *o = s as u64;
+            carry = s >> 64;
         }
         Wide(out)
     }
@@ -109,6 +109,7 @@ impl<const N: usize> BitOr for Wide<N> {
 
 impl<const N: usize> Sub for Wide<N> {
     type Output = Wide<N>;
+    #[inline(always)]
     fn sub(self, other: Wide<N>) -> Wide<N> {
         let mut out = [0; N];
         let mut borrow = false;
@@ -123,6 +124,7 @@ impl<const N: usize> Sub for Wide<N> {
 }
 
 impl<const N: usize> Ord for Wide<N> {
+    #[inline(always)]
     fn cmp(&self, other: &Wide<N>) -> Ordering {
         match (self.negative(), other.negative()) {
             (true, false) => return Ordering::Less,

@@ -24,7 +24,7 @@ pub use record::{
     NewTournament, Outcome, Pairing, Scoring, Standing, System, Tournament, parse_tiebreaks,
 };
 pub use results::{game_pdn, pairings, record_game, record_result, to_play};
-pub use rounds::{forbid, pair_next, set_absent, swap, unpair};
+pub use rounds::{forbid, forbidden, pair_next, set_absent, swap, unpair};
 pub use standings::{Crosstable, crosstable, standings};
 
 #[cfg(test)]

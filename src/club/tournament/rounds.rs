@@ -85,6 +85,23 @@ pub fn forbid(store: &mut Store, which: &str, a: &str, b: &str) -> Result<(), Cl
     })
 }
 
+/// The pairs forbidden to meet in a tournament, by name.
+pub fn forbidden(store: &Store, which: &str) -> Result<Vec<(String, String)>, ClubError> {
+    let t = find(store, which)?;
+    let mut stmt = store
+        .conn()
+        .prepare(
+            "SELECT ma.name, mb.name FROM forbidden f
+             JOIN members ma ON ma.id = f.a JOIN members mb ON mb.id = f.b
+             WHERE f.tournament_id = ?1 ORDER BY ma.name, mb.name",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([t.id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
 /// Marks a player absent (or present again) for one Swiss round: an absent player is not paired
 /// and scores nothing. Only for a round not yet paired.
 pub fn set_absent(

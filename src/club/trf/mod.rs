@@ -33,7 +33,7 @@ fn points(p: f64) -> String {
 
 /// The tournament as a TRF, as the reference pairing programs read it: header tags (012 name,
 /// 062 players, 092 type, 122 time control, 142 and `XXR` rounds, 162 scoring when not 1-½-0,
-/// `XXC` the first round's initial colour) and a 001 record per player with every round's
+/// `XXC` the first round's initial colour, `XXP` the pairs forbidden to meet) and a 001 record per player with every round's
 /// opponent, colour and result, and the points those results give.
 ///
 /// Rounds are written up to the last one with a result; a game of theirs still without a result
@@ -106,6 +106,13 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
     }
     if let (System::Swiss { .. }, Some(colour)) = (t.system, initial_colour(&entries)) {
         out.push_str(&format!("XXC {colour}1\n"));
+    }
+    if let System::Swiss { .. } = t.system {
+        for (a, b) in tournament::forbidden(store, which)? {
+            if let (Some(ra), Some(rb)) = (rank.get(a.as_str()), rank.get(b.as_str())) {
+                out.push_str(&format!("XXP {ra} {rb}\n"));
+            }
+        }
     }
     for (i, name) in people.iter().enumerate() {
         let m = members.iter().find(|m| &m.name == name);
@@ -266,8 +273,11 @@ fn initial_colour(entries: &[Vec<Entry>]) -> Option<&'static str> {
 
 /// Reads a TRF into a new tournament: players are matched to members by name (new members are
 /// added with the file's rating as their starting rating), entered in starting-rank order, and
-/// every round's games and byes recorded. All or nothing; errors name the line. The system is a
-/// round robin when tag 092 says so, a Swiss of tag 142's rounds otherwise.
+/// every round's games and byes recorded; rounds sat out (`Z`, `H`, `-` without an opponent)
+/// are absences, also in a last column that only says who sits the next round out, and `XXP`
+/// lines forbidden pairs, so the tournament continues as the file says. All or nothing; errors
+/// name the line. The system is a round robin when tag 092 says so, a Swiss of tag 142's rounds
+/// otherwise.
 pub fn import(
     store: &mut Store,
     text: &str,
@@ -280,6 +290,7 @@ pub fn import(
         time_control,
         scoring,
         players,
+        forbidden,
         ..
     } = read::parse(text)?;
     let name = name.ok_or_else(|| ClubError::BadInput("no tournament name (tag 012)".into()))?;
@@ -349,6 +360,16 @@ pub fn import(
                     continue;
                 };
                 let me = ids[rank];
+                if opponent == 0 && matches!(result, 'Z' | 'H' | '-') {
+                    // A round sat out (as requested, or after retiring): an absence.
+                    tx.execute(
+                        "INSERT OR IGNORE INTO absences (tournament_id, member_id, round)
+                         VALUES (?1, ?2, ?3)",
+                        rusqlite::params![t, me, round],
+                    )
+                    .map_err(super::store::db)?;
+                    continue;
+                }
                 let code = match (opponent, colour, result) {
                     (0, _, 'U' | 'F') => Some(None),
                     (0, _, _) => None,
@@ -385,6 +406,22 @@ pub fn import(
                     ),
                 }
                 .map_err(super::store::db)?;
+            }
+        }
+        for group in &forbidden {
+            for (i, a) in group.iter().enumerate() {
+                for b in &group[i + 1..] {
+                    let (Some(&x), Some(&y)) = (ids.get(a), ids.get(b)) else {
+                        return Err(ClubError::BadInput(format!(
+                            "XXP {a} {b}: no such starting rank"
+                        )));
+                    };
+                    tx.execute(
+                        "INSERT OR IGNORE INTO forbidden (tournament_id, a, b) VALUES (?1, ?2, ?3)",
+                        rusqlite::params![t, x.min(y), x.max(y)],
+                    )
+                    .map_err(super::store::db)?;
+                }
             }
         }
         Ok((t, format!("{name} from TRF")))
