@@ -677,4 +677,31 @@ fn check_finds_a_hand_made_rematch() {
         "{}",
         stdout(&o)
     );
+    // Paired again, round 2 gives everyone the colour they did not have (C.12 lets the Dutch
+    // system exchange S2 for it). Reversing a board's colours breaks no absolute criterion but
+    // leaves two preferences unmet where the Dutch pairing leaves none.
+    ok(&["tournament", "unpair", "Cup"]);
+    ok(&["tournament", "pair", "Cup"]);
+    let o = ok(&["tournament", "check", "Cup"]);
+    assert!(
+        stdout(&o).contains("round 2: 0 finding(s)"),
+        "{}",
+        stdout(&o)
+    );
+    let shown: serde_json::Value = serde_json::from_slice(
+        &ok(&["tournament", "show", "Cup", "--round", "2", "--json"]).stdout,
+    )
+    .expect("JSON");
+    let white = shown[0]["white"].as_str().expect("a board").to_string();
+    ok(&["tournament", "swap", "Cup", &white]);
+    let o = ok(&["tournament", "check", "Cup"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("C.04.3 C.12") && text.contains(&white),
+        "a quality criterion, with the players: {text}"
+    );
+    assert!(
+        text.contains("2 finding(s), 0 against an absolute criterion"),
+        "{text}"
+    );
 }

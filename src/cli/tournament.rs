@@ -111,7 +111,8 @@ pub(crate) enum TournamentCommand {
         b: Option<String>,
     },
     /// Check a Swiss round's pairings (the last paired round by default) against the FIDE Dutch
-    /// system's absolute criteria and colour rules; exit code 1 when an absolute one is broken.
+    /// system's absolute criteria, colour rules and quality criteria (held against its own
+    /// pairing of the same players); exit code 1 when an absolute one is broken.
     Check {
         /// Name or id.
         tournament: String,

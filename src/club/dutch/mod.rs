@@ -23,6 +23,7 @@
 mod brackets;
 mod colours;
 mod player;
+pub mod quality;
 mod weights;
 
 use super::criteria::Colour;

@@ -1,10 +1,14 @@
 //! Checking a Swiss round's pairing — as the program paired it, or as an organiser changed it —
-//! against the Dutch system's absolute criteria and colour rules (`crate::club::criteria`).
+//! against the Dutch system's absolute criteria and colour rules (`crate::club::criteria`), and
+//! against its quality criteria by comparison with the Dutch system's own pairing of the same
+//! players (`crate::club::dutch::quality`).
 
 use super::entries::find;
-use super::record::{Outcome, System};
-use super::state::{entrants, forbidden_pairs, game_rows, rounds_paired};
+use super::history::dutch_field;
+use super::record::System;
+use super::state::{entrants, game_rows, rounds_paired};
 use crate::club::criteria::{self, Colour, Field, Record, Violation};
+use crate::club::dutch::{self, quality};
 use crate::club::error::ClubError;
 use crate::club::store::Store;
 use serde::Serialize;
@@ -52,53 +56,40 @@ pub fn check(
         .enumerate()
         .map(|(i, (id, _))| (*id, i))
         .collect();
-    let (win, draw) = (t.scoring.win, t.scoring.draw);
-    let mut players = vec![Record::default(); people.len()];
+    // The state before the round, as the pairing read it.
+    let (mut state, _) = dutch_field(conn, &t, round, total)?;
     let mut boards = Vec::new();
-    for (r, w, b, result) in game_rows(conn, t.id)? {
-        let Some(&wi) = index.get(&w) else { continue };
-        let bi = b.and_then(|b| index.get(&b).copied());
-        if r == round {
-            boards.push((wi, bi));
+    for (r, w, b, _) in game_rows(conn, t.id)? {
+        if r != round {
             continue;
         }
-        if r > round {
-            continue;
-        }
-        let Some(bi) = bi else {
-            // The pairing-allocated bye: a win's points without playing.
-            players[wi].score += win;
-            players[wi].bye_ineligible = true;
-            continue;
-        };
-        let (outcome, forfeit) = result.as_deref().map_or((None, false), Outcome::from_code);
-        let Some(outcome) = outcome else { continue };
-        let (white_points, black_points) = match outcome {
-            Outcome::WhiteWins => (win, 0.0),
-            Outcome::Draw => (draw, draw),
-            Outcome::BlackWins => (0.0, win),
-        };
-        players[wi].score += white_points;
-        players[bi].score += black_points;
-        if forfeit {
-            // A win without playing rules out the pairing-allocated bye (C2).
-            let winner = if outcome == Outcome::WhiteWins {
-                wi
-            } else {
-                bi
-            };
-            players[winner].bye_ineligible = true;
-        } else {
-            players[wi].games.push((bi, Colour::White));
-            players[bi].games.push((wi, Colour::Black));
+        if let Some(&wi) = index.get(&w) {
+            boards.push((wi, b.and_then(|b| index.get(&b).copied())));
         }
     }
-    let forbidden: HashSet<(usize, usize)> = forbidden_pairs(conn, t.id)?
-        .into_iter()
-        .filter_map(|(a, b)| {
-            let (a, b) = (*index.get(&(a as i64))?, *index.get(&(b as i64))?);
-            Some((a.min(b), a.max(b)))
+    let points = state.points;
+    let players: Vec<Record> = state
+        .players
+        .iter()
+        .map(|p| Record {
+            score: f64::from(p.rounds.iter().map(|r| r.points).sum::<u32>()) / 10.0,
+            games: p
+                .rounds
+                .iter()
+                .filter(|r| r.played)
+                .filter_map(|r| Some((r.opponent?, r.colour?)))
+                .collect(),
+            // C2: the pairing-allocated bye, or a win's points without playing.
+            bye_ineligible: p.rounds.iter().any(|r| {
+                !r.played && ((r.participated && r.opponent.is_none()) || r.points >= points.win)
+            }),
         })
+        .collect();
+    let (win, draw) = (t.scoring.win, t.scoring.draw);
+    let forbidden: HashSet<(usize, usize)> = state
+        .forbidden
+        .iter()
+        .map(|&(a, b)| (a.min(b), a.max(b)))
         .collect();
     let field = Field {
         players: &players,
@@ -111,7 +102,7 @@ pub fn check(
         Colour::White => "White",
         Colour::Black => "Black",
     };
-    let findings = criteria::check(&field, &boards)
+    let mut findings: Vec<Finding> = criteria::check(&field, &boards)
         .into_iter()
         .map(|v| {
             let (players, text) = match &v {
@@ -168,5 +159,39 @@ pub fn check(
             }
         })
         .collect();
+    // Quality: held against the Dutch system's own pairing of the same players, criterion by
+    // criterion in order; the first on which this pairing does worse is reported.
+    let in_round: HashSet<usize> = boards
+        .iter()
+        .flat_map(|&(w, b)| [Some(w), b])
+        .flatten()
+        .collect();
+    for (i, p) in state.players.iter_mut().enumerate() {
+        p.present = in_round.contains(&i);
+    }
+    let paired: Vec<(usize, usize)> = boards.iter().filter_map(|&(w, b)| Some((w, b?))).collect();
+    let bye = boards.iter().find(|(_, b)| b.is_none()).map(|&(w, _)| w);
+    if let Ok(best) = dutch::pair(&state) {
+        let mine = quality::counts(&state, &paired, bye);
+        let dutch = quality::counts(&state, &best.boards, best.bye);
+        if let Some(i) = quality::first_shortfall(&mine, &dutch) {
+            let c = &mine[i];
+            for group in &c.instances {
+                let names: Vec<String> = group.iter().map(|&p| name(p)).collect();
+                findings.push(Finding {
+                    article: c.article,
+                    absolute: false,
+                    text: format!(
+                        "{}: {} (the Dutch pairing of these players has {}, this one {})",
+                        c.what,
+                        names.join(" against "),
+                        dutch[i].measure,
+                        c.measure
+                    ),
+                    players: names,
+                });
+            }
+        }
+    }
     Ok((round, findings))
 }
