@@ -321,3 +321,129 @@ fn an_imported_tournament_continues_as_the_reference_pairs_it() {
         }
     }
 }
+
+/// Boards of `round` as starting ranks (entry order), from the club.
+fn club_round(store: &draughts::club::Store, round: u32) -> Boards {
+    use draughts::club::tournament;
+    let id = tournament::find(store, "Sim").expect("the Swiss").id;
+    let names = tournament::entrant_names(store, id).expect("entrants");
+    let rank = |n: &str| names.iter().position(|m| m == n).expect("an entrant") + 1;
+    let mut boards = BTreeSet::new();
+    let mut bye = None;
+    for p in tournament::pairings(store, "Sim", Some(round)).expect("pairings") {
+        match &p.black {
+            Some(b) => {
+                boards.insert((rank(&p.white), rank(b)));
+            }
+            None => bye = Some(rank(&p.white)),
+        }
+    }
+    (boards, bye)
+}
+
+#[test]
+fn a_club_swiss_with_absences_late_entries_and_withdrawals_pairs_as_the_reference() {
+    use draughts::club::members::{self, MemberFields};
+    use draughts::club::tiebreak::TieBreak;
+    use draughts::club::tournament::{self, NewTournament, Outcome, System};
+    use draughts::club::{Store, trf as club_trf};
+    use draughts::rules::variant::Variant;
+    let Some(bbp) = bbp::bbp() else { return };
+    let count: u64 = std::env::var("DUTCH_SIMULATIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut rounds_compared = 0;
+    for seed in 0..count {
+        let mut rng = Lcg(seed + 77);
+        let players = 9 + rng.next(if count > 4 { 142 } else { 50 }) as usize;
+        let total = 5 + rng.next(7) as u32;
+        let mut store = Store::open(&dir.path().join(format!("sim{seed}.sqlite"))).expect("a club");
+        let mut next_member = 0;
+        let mut new_member = |store: &mut Store, rng: &mut Lcg| {
+            next_member += 1;
+            let name = format!("M{seed}-{next_member:04}");
+            let fields = MemberFields {
+                ratings: vec![(Variant::International, 1200.0 + rng.next(1200) as f64)],
+                ..Default::default()
+            };
+            members::add(store, &name, &fields).expect("a member");
+            name
+        };
+        let names: Vec<String> = (0..players)
+            .map(|_| new_member(&mut store, &mut rng))
+            .collect();
+        let new = NewTournament {
+            name: "Sim",
+            system: System::Swiss { rounds: total },
+            variant: Variant::International,
+            time_control: None,
+            scoring: "2-1-0".parse().expect("scoring"),
+            rated: false,
+            tiebreaks: vec![TieBreak::Buchholz],
+        };
+        tournament::create(&mut store, &new).expect("a Swiss");
+        tournament::enter(&mut store, "Sim", &names).expect("entries");
+        let mut active = names.clone();
+        for round in 1..=total {
+            if round > 1 {
+                // Late entries, requested byes (absences) and withdrawals before the round.
+                if rng.next(3) == 0 {
+                    let late = new_member(&mut store, &mut rng);
+                    tournament::enter(&mut store, "Sim", std::slice::from_ref(&late))
+                        .expect("a late entry");
+                    active.push(late);
+                }
+                active.retain(|n| {
+                    if rng.next(40) == 0 {
+                        tournament::withdraw(&mut store, "Sim", n).expect("withdrawn");
+                        false
+                    } else {
+                        true
+                    }
+                });
+                for n in &active {
+                    if rng.next(15) == 0 {
+                        tournament::set_absent(&mut store, "Sim", n, round, true).expect("absent");
+                    }
+                }
+            }
+            let file = dir.path().join(format!("sim{seed}r{round}.trf"));
+            std::fs::write(&file, club_trf::export(&store, "Sim").expect("TRF")).expect("TRF");
+            let theirs = reference(&bbp, &file);
+            let ours = tournament::pair_next(&mut store, "Sim").map(|_| club_round(&store, round));
+            match (&theirs, &ours) {
+                (Ok(t), Ok(o)) => assert_eq!(
+                    o,
+                    t,
+                    "seed {seed} ({players} players), round {round}: TRF at {}",
+                    dir.keep().join(format!("sim{seed}r{round}.trf")).display()
+                ),
+                // Neither can pair (too few players left): the tournament ends here.
+                (Err(_), Err(_)) => break,
+                _ => panic!("seed {seed} round {round}: reference {theirs:?}, club {ours:?}"),
+            }
+            rounds_compared += 1;
+            let (_, findings) = tournament::check(&store, "Sim", Some(round)).expect("check");
+            assert!(
+                findings.is_empty(),
+                "seed {seed} round {round}: {findings:?}"
+            );
+            // Results; now and then a player withdraws after the pairing (a forfeit).
+            for p in tournament::pairings(&store, "Sim", Some(round)).expect("pairings") {
+                let Some(black) = &p.black else { continue };
+                if rng.next(50) == 0 {
+                    tournament::withdraw(&mut store, "Sim", black).expect("withdrawn");
+                    active.retain(|n| n != black);
+                    continue;
+                }
+                let outcome =
+                    [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins][rng.next(3) as usize];
+                tournament::record_result(&mut store, "Sim", round, &p.white, black, outcome)
+                    .expect("a result");
+            }
+        }
+    }
+    eprintln!("{rounds_compared} club rounds identical to the reference over {count} tournaments");
+}

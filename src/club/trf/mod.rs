@@ -28,6 +28,8 @@ fn put(line: &mut Vec<u8>, col: usize, text: &str) {
 }
 
 fn points(p: f64) -> String {
+    // No "-0.0": the pairing programs read the column as an unsigned number.
+    let p = if p == 0.0 { 0.0 } else { p };
     format!("{p:>4.1}")
 }
 
@@ -104,7 +106,9 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
         out.push_str(&String::from_utf8_lossy(&line));
         out.push('\n');
     }
-    if let (System::Swiss { .. }, Some(colour)) = (t.system, initial_colour(&entries)) {
+    if let System::Swiss { .. } = t.system {
+        // Before round 1 the club's own choice: pairing number 1 has White.
+        let colour = initial_colour(&entries).unwrap_or("white");
         out.push_str(&format!("XXC {colour}1\n"));
     }
     if let System::Swiss { .. } = t.system {
