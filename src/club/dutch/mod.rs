@@ -106,6 +106,9 @@ pub enum DutchError {
         "no pairing of the {0} players present satisfies the absolute criteria (no rematch, no forbidden pair, at most one bye, colours)"
     )]
     Impossible(usize),
+    /// The field is beyond the widest weight this build computes with.
+    #[error("{0} players need weights of {1} bits, more than the 4,088 this build computes with")]
+    TooLarge(usize, u32),
     /// The players' histories disagree with the round count.
     #[error("player {player} has {have} rounds of history where {want} were played")]
     Ragged {
@@ -143,7 +146,11 @@ pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
         257..=512 => brackets::pair::<8>(&players, &layout),
         513..=1024 => brackets::pair::<16>(&players, &layout),
         1025..=2048 => brackets::pair::<32>(&players, &layout),
-        _ => brackets::pair::<64>(&players, &layout),
+        2049..=4096 => brackets::pair::<64>(&players, &layout),
+        _ => Err(DutchError::TooLarge(
+            players.iter().flatten().count(),
+            layout.width(),
+        )),
     }?;
     Ok(colours::allocate(&players, field, &matched))
 }
