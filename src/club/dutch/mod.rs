@@ -109,6 +109,16 @@ pub enum DutchError {
     /// The field is beyond the widest weight this build computes with.
     #[error("{0} players need weights of {1} bits, more than the 4,088 this build computes with")]
     TooLarge(usize, u32),
+    /// A round names an opponent who is not in the field.
+    #[error("player {player}, round {round}: opponent {opponent} is not in the field")]
+    UnknownOpponent {
+        /// The player.
+        player: usize,
+        /// The round (1-based).
+        round: usize,
+        /// The index named.
+        opponent: usize,
+    },
     /// The players' histories disagree with the round count.
     #[error("player {player} has {have} rounds of history where {want} were played")]
     Ragged {
@@ -135,6 +145,17 @@ pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
             have: p.rounds.len(),
             want: played,
         });
+    }
+    for (player, p) in field.players.iter().enumerate() {
+        for (r, round) in p.rounds.iter().enumerate() {
+            if let Some(opponent) = round.opponent.filter(|&o| o >= field.players.len()) {
+                return Err(DutchError::UnknownOpponent {
+                    player,
+                    round: r + 1,
+                    opponent,
+                });
+            }
+        }
     }
     let players = player::derive(field);
     let layout = weights::Layout::new(&players, field);

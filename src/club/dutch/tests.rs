@@ -124,10 +124,31 @@ fn two_players_who_must_have_the_same_colour_meet_only_as_topscorers_of_the_last
 }
 
 #[test]
-fn a_ragged_history_is_refused() {
+fn a_ragged_history_or_an_unknown_opponent_is_refused() {
     let f = field(vec![vec![game(1, White, 2)], vec![]], 3);
     assert!(matches!(
         pair(&f),
         Err(DutchError::Ragged { player: 1, .. })
     ));
+    let f = field(vec![vec![game(7, White, 2)], vec![game(0, Black, 0)]], 3);
+    assert_eq!(
+        pair(&f),
+        Err(DutchError::UnknownOpponent {
+            player: 0,
+            round: 1,
+            opponent: 7
+        })
+    );
+}
+
+#[test]
+fn an_empty_or_single_field_pairs_what_it_can() {
+    assert_eq!(
+        pair(&field(Vec::new(), 5)),
+        Ok(Pairing {
+            boards: Vec::new(),
+            bye: None
+        })
+    );
+    assert_eq!(pair(&field(vec![Vec::new()], 5)).unwrap().bye, Some(0));
 }

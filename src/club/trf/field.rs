@@ -145,3 +145,54 @@ pub fn inferred_initial_colour(players: &[Player]) -> Option<Colour> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(rank: usize, name: &str, rounds: &str) -> String {
+        // Columns: 5–8 rank, 15–47 name, 49–52 rating, 81–84 points, 92 on the rounds.
+        format!(
+            "001 {rank:>4}      {name:<33} 1800{:28} 0.0{:7}{rounds}",
+            "", ""
+        )
+    }
+
+    #[test]
+    fn the_last_column_of_requests_is_the_round_to_pair() {
+        let text = format!(
+            "012 T\nXXR 5\n{}\n{}\n{}\n",
+            line(1, "Ann", "   2 w 1"),
+            line(2, "Bob", "   1 b 0  0000 - Z"),
+            line(3, "Cor", "0000 - U")
+        );
+        let next = next_round(&text).unwrap();
+        assert_eq!(next.starting_ranks, vec![1, 2, 3]);
+        let f = &next.field;
+        assert_eq!(f.players[0].rounds.len(), 1, "one round played");
+        assert!(f.players[0].present && !f.players[1].present && f.players[2].present);
+        assert!(f.players[0].rounds[0].played);
+        let bye = f.players[2].rounds[0];
+        assert!(bye.participated && !bye.played && bye.opponent.is_none());
+        assert_eq!(f.initial_colour, Colour::White);
+    }
+
+    #[test]
+    fn bad_files_are_errors_that_say_where() {
+        for (text, says) in [
+            (String::new(), "no players"),
+            (
+                format!("012 T\n{}\n", line(1, "Ann", "   9 w 1")),
+                "no player 9",
+            ),
+            (
+                format!("012 T\n{}\n", line(1, "Ann", "   1 w ?")),
+                "not a result",
+            ),
+            ("012 T\nXXC white1\n001 x".to_string(), "line 3"),
+        ] {
+            let e = next_round(&text).err().expect("an error").to_string();
+            assert!(e.contains(says), "{e:?} should say {says:?}");
+        }
+    }
+}
