@@ -26,7 +26,8 @@ pub(super) const NONE: usize = usize::MAX;
 pub(super) struct Matcher<W> {
     n: usize,
     /// Four times each edge's weight: an edge's slack is its ends' duals less this (the weights
-    /// are doubled so that every dual stays an integer, and count twice in a slack).
+    /// are doubled so that every dual stays an integer, and count twice in a slack). Empty in a
+    /// complete graph, whose costs are in `rows`.
     cost: Vec<W>,
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
@@ -51,6 +52,10 @@ pub(super) struct Matcher<W> {
     /// the weights: testing a wide weight for zero in the inner loop costs more than the rest
     /// of the scan).
     exists: Vec<bool>,
+    /// In a complete graph, the costs again by row (`v * n + w`) with their presence: a
+    /// vertex's scan then reads memory in order instead of striding across the edge list.
+    rows: Vec<W>,
+    present_rows: Vec<bool>,
     /// Vertices whose edges changed since the last matching.
     modified: Vec<bool>,
 }
@@ -98,6 +103,8 @@ impl<W: Weight> Matcher<W> {
             queue: Vec::new(),
             cost,
             exists: vec![true; edges.len()],
+            rows: Vec::new(),
+            present_rows: Vec::new(),
             modified: vec![false; n],
         }
     }
@@ -113,6 +120,10 @@ impl<W: Weight> Matcher<W> {
         }
         let mut m = Matcher::new(n, &edges, false);
         m.exists = vec![false; edges.len()];
+        // The rows hold the costs; the edge list keeps none.
+        m.cost = Vec::new();
+        m.rows = vec![W::ZERO; n * n];
+        m.present_rows = vec![false; n * n];
         m
     }
 
@@ -124,7 +135,7 @@ impl<W: Weight> Matcher<W> {
 
     /// The weight of edge `i`–`j` in a complete graph.
     pub(super) fn weight_of(&self, i: usize, j: usize) -> W {
-        self.cost[self.edge(i, j)].half().half()
+        self.rows[i * self.n + j].half().half()
     }
 
     /// Sets the weight of edge `v`–`u` in a complete graph; `v` is the vertex freed before the
@@ -132,9 +143,13 @@ impl<W: Weight> Matcher<W> {
     pub(super) fn set_weight(&mut self, v: usize, u: usize, w: W) {
         let k = self.edge(v, u);
         let cost = (w + w) + (w + w);
-        if self.cost[k] != cost {
-            self.cost[k] = cost;
+        if self.rows[v * self.n + u] != cost {
             self.exists[k] = w != W::ZERO;
+            let n = self.n;
+            for at in [v * n + u, u * n + v] {
+                self.rows[at] = cost;
+                self.present_rows[at] = w != W::ZERO;
+            }
             self.modified[v] = true;
         }
     }
@@ -230,7 +245,7 @@ impl<W: Weight> Matcher<W> {
                     let k = p / 2;
                     if self.present(k) {
                         let u = self.endpoint[p];
-                        let d = self.cost[k] - self.dualvar[u];
+                        let d = self.cost_of(k) - self.dualvar[u];
                         if d > need {
                             need = d;
                         }
@@ -256,7 +271,7 @@ impl<W: Weight> Matcher<W> {
         for &p in &self.neighbend[v] {
             let k = p / 2;
             if self.present(k) && Some(k) != matched {
-                let d = self.cost[k] - self.dualvar[self.endpoint[p]];
+                let d = self.cost_of(k) - self.dualvar[self.endpoint[p]];
                 if d > others {
                     others = d;
                 }
@@ -268,7 +283,7 @@ impl<W: Weight> Matcher<W> {
                 true
             }
             Some(k) if self.present(k) => {
-                let tight = self.cost[k] - self.dualvar[self.endpoint[self.mate[v]]];
+                let tight = self.cost_of(k) - self.dualvar[self.endpoint[self.mate[v]]];
                 if tight >= others && tight >= W::ZERO {
                     self.dualvar[v] = tight;
                     true
@@ -280,10 +295,20 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
+    /// Four times edge `k`'s weight: from the edge list, or in a complete graph from the rows.
+    #[inline(always)]
+    fn cost_of(&self, k: usize) -> W {
+        if self.rows.is_empty() {
+            self.cost[k]
+        } else {
+            self.rows[self.endpoint[2 * k] * self.n + self.endpoint[2 * k + 1]]
+        }
+    }
+
     #[inline(always)]
     fn slack(&self, k: usize) -> W {
         let (i, j) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
-        self.dualvar[i] + self.dualvar[j] - self.cost[k]
+        self.dualvar[i] + self.dualvar[j] - self.cost_of(k)
     }
 
     fn blossom_leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -628,16 +653,27 @@ impl<W: Weight> Matcher<W> {
             let mut finished = false;
             loop {
                 while let Some(v) = self.queue.pop() {
+                    let row = v * n;
+                    let dense = !self.rows.is_empty();
                     for idx in 0..self.neighbend[v].len() {
                         let p = self.neighbend[v][idx];
-                        let k = p / 2;
                         let w = self.endpoint[p];
-                        if self.inblossom[v] == self.inblossom[w] || !self.present(k) {
+                        let present = if dense {
+                            self.present_rows[row + w]
+                        } else {
+                            self.exists[p / 2]
+                        };
+                        if !present || self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
+                        let k = p / 2;
                         let mut kslack = W::ZERO;
                         if !self.allowedge[k] {
-                            kslack = self.slack(k);
+                            kslack = if dense {
+                                self.dualvar[v] + self.dualvar[w] - self.rows[row + w]
+                            } else {
+                                self.slack(k)
+                            };
                             if kslack <= W::ZERO {
                                 self.allow(k);
                             }
