@@ -7,7 +7,7 @@
 //! until its edges are feasible again), and stages run from every free vertex whose dual is still
 //! positive, so a change of k vertices costs O(k n²) rather than a new O(n³) start.
 //!
-//! Past 800 lines as one file on purpose: labelling, blossom shrinking and expansion, dual
+//! One file past 800 lines on purpose: labelling, blossom shrinking and expansion, dual
 //! updates and augmentation all read and write one shared state under invariants that hold only
 //! between whole steps; split into files, each would reach into the others' fields.
 
