@@ -85,7 +85,7 @@ pub(super) fn pair<const N: usize>(
     layout: &Layout,
 ) -> Result<Matched, DutchError> {
     let mut sorted: Vec<&Player> = players.iter().flatten().collect();
-    sorted.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
+    sorted.sort_by(|a, b| a.placing(b));
     let n = sorted.len();
     if n == 0 {
         return Ok(Vec::new());

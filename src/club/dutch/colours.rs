@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 
 /// Whether `a` is placed above `b`: more points, then the smaller pairing number.
 fn above(a: &Player, b: &Player) -> bool {
-    (a.score, Reverse(a.rank)) > (b.score, Reverse(b.rank))
+    a.placing(b).is_lt()
 }
 
 /// The colour E.1–E.4 give `player` against `opponent`, if they decide.

@@ -106,9 +106,13 @@ pub enum DutchError {
         "no pairing of the {0} players present satisfies the absolute criteria (no rematch, no forbidden pair, at most one bye, colours)"
     )]
     Impossible(usize),
-    /// The field is beyond the widest weight this build computes with.
-    #[error("{0} players need weights of {1} bits, more than the 4,088 this build computes with")]
-    TooLarge(usize, u32),
+    /// The field is beyond what a round may take: weights wider than this build computes with,
+    /// or a matching graph (one weight per pair of players) past [`MEMORY_LIMIT`].
+    #[error(
+        "{0} players need weights of {1} bits, {2} MiB for the pairing graph: more than the 4,088 bits and {limit} MiB a round may take",
+        limit = MEMORY_LIMIT >> 20
+    )]
+    TooLarge(usize, u32, usize),
     /// A round names an opponent who is not in the field.
     #[error("player {player}, round {round}: opponent {opponent} is not in the field")]
     UnknownOpponent {
@@ -130,6 +134,9 @@ pub enum DutchError {
         want: usize,
     },
 }
+
+/// The most memory a round's matching graph may take (4 GiB: a field of some 4,000 players).
+pub const MEMORY_LIMIT: usize = 4 << 30;
 
 /// Pairs the next round by the Dutch system.
 pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
@@ -160,18 +167,23 @@ pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
     let players = player::derive(field);
     let layout = weights::Layout::new(&players, field);
     // The narrowest integer the weights fit in, with room for the matching's doubled weights
-    // and dual variables.
-    let matched = match layout.width() + 8 {
-        0..=128 => brackets::pair::<2>(&players, &layout),
-        129..=256 => brackets::pair::<4>(&players, &layout),
-        257..=512 => brackets::pair::<8>(&players, &layout),
-        513..=1024 => brackets::pair::<16>(&players, &layout),
-        1025..=2048 => brackets::pair::<32>(&players, &layout),
-        2049..=4096 => brackets::pair::<64>(&players, &layout),
-        _ => Err(DutchError::TooLarge(
-            players.iter().flatten().count(),
-            layout.width(),
-        )),
+    // and dual variables; the graph holds one per pair of players, twice.
+    let limbs = (layout.width() as usize + 8)
+        .div_ceil(64)
+        .next_power_of_two()
+        .max(2);
+    let present = players.iter().flatten().count();
+    let memory = present * present * limbs * 8 * 3 / 2;
+    if limbs > 64 || memory > MEMORY_LIMIT {
+        return Err(DutchError::TooLarge(present, layout.width(), memory >> 20));
+    }
+    let matched = match limbs {
+        2 => brackets::pair::<2>(&players, &layout),
+        4 => brackets::pair::<4>(&players, &layout),
+        8 => brackets::pair::<8>(&players, &layout),
+        16 => brackets::pair::<16>(&players, &layout),
+        32 => brackets::pair::<32>(&players, &layout),
+        _ => brackets::pair::<64>(&players, &layout),
     }?;
     Ok(colours::allocate(&players, field, &matched))
 }

@@ -46,6 +46,14 @@ impl Player {
         self.imbalance > 1
     }
 
+    /// The order of placing (A.2): more points first, then the smaller pairing number.
+    pub fn placing(&self, other: &Player) -> std::cmp::Ordering {
+        other
+            .score
+            .cmp(&self.score)
+            .then(self.rank.cmp(&other.rank))
+    }
+
     /// An absolute colour preference (A.6.a).
     pub fn absolute(&self) -> bool {
         self.absolute_imbalance() || self.repeated.is_some()
