@@ -13,13 +13,27 @@
 
 use super::DutchError;
 use super::player::Player;
-use super::weights::{Context, Layout};
+use super::weights::{Context, Layout, Offsets};
 use crate::club::matching::Graph;
 use crate::club::matching::wide::Wide;
 use std::collections::HashMap;
 
 /// Partners in the round: `(a, b)` field indices, `b == a` for the bye.
 pub(super) type Matched = Vec<(usize, usize)>;
+
+/// Why a round was not paired with a layout.
+pub(super) enum Failure {
+    /// The round cannot be paired.
+    Dutch(DutchError),
+    /// A bracket's score fields need this many bits, more than the layout has.
+    Narrow(u32),
+}
+
+impl From<DutchError> for Failure {
+    fn from(e: DutchError) -> Failure {
+        Failure::Dutch(e)
+    }
+}
 
 struct Round<'a, const N: usize> {
     /// Players present, by score then pairing number: the matching's vertices.
@@ -83,7 +97,7 @@ impl<const N: usize> Round<'_, N> {
 pub(super) fn pair<const N: usize>(
     players: &[Option<Player>],
     layout: &Layout,
-) -> Result<Matched, DutchError> {
+) -> Result<Matched, Failure> {
     let mut sorted: Vec<&Player> = players.iter().flatten().collect();
     sorted.sort_by(|a, b| a.placing(b));
     let n = sorted.len();
@@ -99,10 +113,12 @@ pub(super) fn pair<const N: usize>(
     let top = round.score(0);
     let odd = n % 2 == 1;
     let no_ranks = HashMap::new();
+    let no_offsets = Offsets::none();
     let plain = Context {
         bye_score: 0,
         single_downfloater_is_bye: false,
         unplayed_ranks: &no_ranks,
+        offsets: &no_offsets,
     };
     // First, whether the round can be paired at all, and (with an odd number) from which score
     // the bye is given: the lowest the rest of the round allows.
@@ -114,9 +130,7 @@ pub(super) fn pair<const N: usize>(
                     let g = layout.group_bits;
                     Wide::<N>::from_u64(1 + !p.bye_eligible as u64 + !o.bye_eligible as u64)
                         .shifted(layout.scores_bits)
-                        .or(u64::from(
-                            layout.offsets[&p.score] + layout.offsets[&o.score],
-                        ))
+                        .or(u64::from(layout.ranks[&p.score] + layout.ranks[&o.score]))
                         .shifted(g)
                         .or((p.score >= top) as u64)
                 } else {
@@ -131,7 +145,7 @@ pub(super) fn pair<const N: usize>(
     round.solve();
     let unmatched: Vec<usize> = (0..n).filter(|&v| round.mates[v] == v).collect();
     if unmatched.len() > 1 || unmatched.iter().any(|&v| !round.sorted[v].bye_eligible) {
-        return Err(DutchError::Impossible(n));
+        return Err(DutchError::Impossible(n).into());
     }
     let mut bye_score = 0;
     let mut single = false;
@@ -156,6 +170,7 @@ pub(super) fn pair<const N: usize>(
             bye_score,
             single_downfloater_is_bye: single,
             unplayed_ranks: &unplayed_ranks,
+            offsets: &no_offsets,
         };
         for i in 0..n {
             for j in 0..i {
@@ -181,10 +196,13 @@ pub(super) fn pair<const N: usize>(
             bracket.push(next);
             next += 1;
         }
+        let offsets = Offsets::new(bracket.iter().map(|&v| round.sorted[v]), layout)
+            .map_err(Failure::Narrow)?;
         let context = Context {
             bye_score,
             single_downfloater_is_bye: single,
             unplayed_ranks: &unplayed_ranks,
+            offsets: &offsets,
         };
         let len = bracket.len();
         // base[larger][smaller], over bracket positions.
@@ -439,7 +457,7 @@ pub(super) fn pair<const N: usize>(
         // Below the last score group, a bracket that pairs no one never will (C.4 held when
         // the round began, so this is a broken invariant, not bad input).
         if next_group == n && carried.len() == bracket.len() {
-            return Err(DutchError::Impossible(n));
+            return Err(DutchError::Impossible(n).into());
         }
         bracket = carried;
         group_start = group_end;

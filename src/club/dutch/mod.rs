@@ -135,11 +135,17 @@ pub enum DutchError {
     },
 }
 
-/// The most memory a round's matching graph may take (4 GiB: a field of some 4,000 players).
+/// The most memory a round's matching graph may take (4 GiB: a field of some 8,000 players).
 pub const MEMORY_LIMIT: usize = 4 << 30;
 
 /// Pairs the next round by the Dutch system.
 pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
+    pair_from(field, None)
+}
+
+/// [`pair`], with the bits for a bracket's score fields to try first (the estimate when
+/// `None`): a bracket that needs more asks for them and the round starts again.
+fn pair_from(field: &Field, first_scores_bits: Option<u32>) -> Result<Pairing, DutchError> {
     let played = field.players.first().map_or(0, |p| p.rounds.len());
     if let Some((player, p)) = field
         .players
@@ -165,26 +171,38 @@ pub fn pair(field: &Field) -> Result<Pairing, DutchError> {
         }
     }
     let players = player::derive(field);
-    let layout = weights::Layout::new(&players, field);
-    // The narrowest integer the weights fit in, with room for the matching's doubled weights
-    // and dual variables; the graph holds one per pair of players, twice.
-    let limbs = (layout.width() as usize + 8)
-        .div_ceil(64)
-        .next_power_of_two()
-        .max(2);
+    let mut scores_bits =
+        first_scores_bits.unwrap_or_else(|| weights::Layout::first_scores_bits(&players));
     let present = players.iter().flatten().count();
-    let memory = present * present * limbs * 8 * 3 / 2;
-    if limbs > 64 || memory > MEMORY_LIMIT {
-        return Err(DutchError::TooLarge(present, layout.width(), memory >> 20));
-    }
-    let matched = match limbs {
-        2 => brackets::pair::<2>(&players, &layout),
-        4 => brackets::pair::<4>(&players, &layout),
-        8 => brackets::pair::<8>(&players, &layout),
-        16 => brackets::pair::<16>(&players, &layout),
-        32 => brackets::pair::<32>(&players, &layout),
-        _ => brackets::pair::<64>(&players, &layout),
-    }?;
+    let matched = loop {
+        let layout = weights::Layout::new(&players, field, scores_bits);
+        // The narrowest integer the weights fit in, with room for the matching's doubled
+        // weights and dual variables; the graph holds one per pair of players, with the
+        // matching's bookkeeping (two edge ends and three flags) beside it.
+        let limbs = (layout.width() as usize + 8).div_ceil(64).max(2);
+        let memory = present * present * (limbs * 8 + 19);
+        if limbs > 64 || memory > MEMORY_LIMIT {
+            return Err(DutchError::TooLarge(present, layout.width(), memory >> 20));
+        }
+        let paired = match limbs {
+            2 => brackets::pair::<2>(&players, &layout),
+            3 => brackets::pair::<3>(&players, &layout),
+            4 => brackets::pair::<4>(&players, &layout),
+            5 | 6 => brackets::pair::<6>(&players, &layout),
+            7 | 8 => brackets::pair::<8>(&players, &layout),
+            9..=12 => brackets::pair::<12>(&players, &layout),
+            13..=16 => brackets::pair::<16>(&players, &layout),
+            17..=24 => brackets::pair::<24>(&players, &layout),
+            25..=32 => brackets::pair::<32>(&players, &layout),
+            33..=48 => brackets::pair::<48>(&players, &layout),
+            _ => brackets::pair::<64>(&players, &layout),
+        };
+        match paired {
+            Ok(matched) => break matched,
+            Err(brackets::Failure::Dutch(e)) => return Err(e),
+            Err(brackets::Failure::Narrow(bits)) => scores_bits = bits,
+        }
+    };
     Ok(colours::allocate(&players, field, &matched))
 }
 

@@ -163,3 +163,38 @@ fn a_field_past_the_memory_limit_is_refused_before_any_work() {
         pair(&f).err()
     );
 }
+
+#[test]
+fn a_bracket_that_needs_wider_score_fields_gets_them_and_the_same_pairing() {
+    // Score fields are laid out per bracket within a width guessed for the round; starting
+    // from almost none, every bracket asks for more and the round is paired again, to the
+    // same boards as from the estimate.
+    let mut f = field(vec![Vec::new(); 40], 7);
+    for round in 0..6 {
+        let estimated = pair(&f).unwrap();
+        assert_eq!(
+            pair_from(&f, Some(0)).unwrap(),
+            estimated,
+            "round {}",
+            round + 1
+        );
+        for &(w, b) in &estimated.boards {
+            let (pw, pb) = match (w * 7 + b * 3 + round) % 5 {
+                0 | 1 => (2, 0),
+                2 => (1, 1),
+                _ => (0, 2),
+            };
+            f.players[w].rounds.push(game(b, White, pw));
+            f.players[b].rounds.push(game(w, Black, pb));
+        }
+        if let Some(p) = estimated.bye {
+            f.players[p].rounds.push(BYE);
+        }
+    }
+    let scores: std::collections::BTreeSet<u32> = f
+        .players
+        .iter()
+        .map(|p| p.rounds.iter().map(|r| r.points).sum())
+        .collect();
+    assert!(scores.len() >= 6, "a spread of scores: {scores:?}");
+}

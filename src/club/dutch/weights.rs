@@ -5,21 +5,25 @@
 //!
 //! Field widths: a count of players of one score group needs `group_bits` bits; a sum of one bit
 //! per score group at the group's own offset (higher scores at higher offsets, so a higher
-//! score outweighs any number of lower ones) needs `scores_bits`.
+//! score outweighs any number of lower ones) needs `scores_bits`. Only the scores of the bracket
+//! being paired (with the next score group) ever appear in such a sum, so the offsets are laid
+//! out per bracket ([`Offsets`]) within one width for the round: a thousand players need a few
+//! hundred bits rather than one field per score group of the whole field in every criterion,
+//! and the matching computes with a third of the limbs.
 
 use super::Field;
 use super::player::{Float, Player};
 use crate::club::matching::wide::Wide;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The bit layout of a round's weights.
 pub(super) struct Layout {
     /// Bits for a count of players of one score group.
     pub group_bits: u32,
-    /// Bits for one field per score group.
+    /// Bits for one field per score group of a bracket (and for the sum of two ranks).
     pub scores_bits: u32,
-    /// Each score's offset within a `scores_bits` field.
-    pub offsets: HashMap<u32, u32>,
+    /// Each score's rank among the scores present, lowest 0.
+    pub ranks: HashMap<u32, u32>,
     /// Rounds played before this one.
     pub rounds_played: usize,
     /// Whether this round is the last (C.3's topscorers exist then).
@@ -35,21 +39,13 @@ pub(super) fn bits(n: usize) -> u32 {
 }
 
 impl Layout {
-    /// The layout for the players present.
-    pub fn new(players: &[Option<Player>], field: &Field) -> Layout {
-        let mut counts: HashMap<u32, usize> = HashMap::new();
-        for p in players.iter().flatten() {
-            *counts.entry(p.score).or_default() += 1;
-        }
-        let mut scores: Vec<u32> = counts.keys().copied().collect();
-        scores.sort_unstable();
-        let mut offsets = HashMap::new();
-        let mut scores_bits = 0;
-        for s in scores {
-            offsets.insert(s, scores_bits);
-            scores_bits += bits(counts[&s]);
-        }
+    /// The layout for the players present, with `scores_bits` for one field per score group of
+    /// a bracket (at least enough for two ranks; see [`Layout::first_scores_bits`]).
+    pub fn new(players: &[Option<Player>], field: &Field, scores_bits: u32) -> Layout {
+        let counts = score_counts(players.iter().flatten());
+        let ranks = counts.keys().zip(0..).map(|(&s, r)| (s, r)).collect();
         let group_bits = bits(counts.values().copied().max().unwrap_or(0)).max(1);
+        let scores_bits = scores_bits.max(bits(2 * counts.len()));
         let rounds_played = field.players.first().map_or(0, |p| p.rounds.len());
         let mut forbidden = HashSet::new();
         for &(a, b) in &field.forbidden {
@@ -65,7 +61,7 @@ impl Layout {
         Layout {
             group_bits,
             scores_bits,
-            offsets,
+            ranks,
             rounds_played,
             last_round: rounds_played + 1 >= field.total_rounds,
             topscorer_above: rounds_played as u32 * field.points.win.max(field.points.draw) / 2,
@@ -89,8 +85,19 @@ impl Layout {
         Wide::bit_at(self.width()) - Wide::from_u64(1)
     }
 
-    fn offset<const N: usize>(&self, score: u32) -> Wide<N> {
-        Wide::bit_at(self.offsets[&score])
+    /// A first guess of the bits a bracket's score fields need: two adjacent score groups and
+    /// room for players moved down from several more (a bracket that needs more asks for a
+    /// wider layout), never more than one field per score group of the whole field.
+    pub fn first_scores_bits(players: &[Option<Player>]) -> u32 {
+        let counts = score_counts(players.iter().flatten());
+        let widths: Vec<u32> = counts.values().map(|&c| bits(c)).collect();
+        let adjacent = widths
+            .windows(2)
+            .map(|w| w[0] + w[1])
+            .chain(widths.first().copied())
+            .max()
+            .unwrap_or(0);
+        (adjacent + 8).min(widths.iter().sum())
     }
 
     /// C.1 and C.3: the two may meet.
@@ -104,6 +111,48 @@ impl Layout {
     }
 }
 
+/// How many players have each score.
+fn score_counts<'a>(players: impl Iterator<Item = &'a Player>) -> BTreeMap<u32, usize> {
+    let mut counts = BTreeMap::new();
+    for p in players {
+        *counts.entry(p.score).or_default() += 1;
+    }
+    counts
+}
+
+/// Each score's offset in the score fields of one bracket: its scores lowest first, each with
+/// room for a count of its players.
+pub(super) struct Offsets(HashMap<u32, u32>);
+
+impl Offsets {
+    /// The offsets for a bracket's players (with the next score group), or the bits they need
+    /// when more than the layout has.
+    pub fn new<'a>(
+        players: impl Iterator<Item = &'a Player>,
+        layout: &Layout,
+    ) -> Result<Offsets, u32> {
+        let mut offsets = HashMap::new();
+        let mut used = 0;
+        for (score, count) in score_counts(players) {
+            offsets.insert(score, used);
+            used += bits(count);
+        }
+        if used > layout.scores_bits {
+            return Err(used);
+        }
+        Ok(Offsets(offsets))
+    }
+
+    /// No scores: for weights outside any bracket.
+    pub fn none() -> Offsets {
+        Offsets(HashMap::new())
+    }
+
+    fn of<const N: usize>(&self, score: u32) -> Wide<N> {
+        Wide::bit_at(self.0[&score])
+    }
+}
+
 /// What the weight of one edge depends on beyond the two players.
 pub(super) struct Context<'a> {
     /// Players of this score or lower are candidates for the bye.
@@ -112,6 +161,8 @@ pub(super) struct Context<'a> {
     pub single_downfloater_is_bye: bool,
     /// Rank of each number of games played among the bye candidates (most games first).
     pub unplayed_ranks: &'a HashMap<usize, u64>,
+    /// The score offsets of the bracket being paired.
+    pub offsets: &'a Offsets,
 }
 
 impl Layout {
@@ -142,13 +193,13 @@ impl Layout {
         w = w.shifted(g).or(flag(in_bracket));
         w = w.shifted(s);
         if in_bracket {
-            w = w | self.offset(higher.score);
+            w = w | c.offsets.of(higher.score);
         }
         // The same for the next bracket (completion of the round from below).
         w = w.shifted(g).or(flag(in_next));
         w = w.shifted(s);
         if in_next {
-            w = w | self.offset(higher.score);
+            w = w | c.offsets.of(higher.score);
         }
         // C.9: the bye assignee with the fewest unplayed games.
         w = w.shifted(2 * g);
@@ -186,15 +237,15 @@ impl Layout {
             w = w.shifted(s);
             if in_bracket {
                 if down(lower, back) {
-                    w = w + self.offset(lower.score);
+                    w = w + c.offsets.of(lower.score);
                 }
                 if down(higher, back) {
-                    w = w + self.offset(higher.score);
+                    w = w + c.offsets.of(higher.score);
                 }
             }
             w = w.shifted(s);
             if in_bracket && !(up(lower, back) && higher.score > lower.score) {
-                w = w | self.offset(higher.score);
+                w = w | c.offsets.of(higher.score);
             }
         }
         // Room for the bracket procedure: moved-down players, exchanges, opponents.

@@ -7,6 +7,12 @@
 //! until its edges are feasible again), and stages run from every free vertex whose dual is still
 //! positive, so a change of k vertices costs O(k n²) rather than a new O(n³) start.
 //!
+//! Two economies for the large, changing graphs of a Swiss: a stage does not stop at its first
+//! augmenting path but goes on growing the trees not yet augmented, taking every path of tight
+//! edges it finds (the stages of a bracket-wide change fell by two thirds); and a complete graph
+//! keeps no edge list — edge `i`–`j` is `i * n + j`, its ends computed — so that a vertex's scan
+//! reads its row of costs and flags in order and nothing at random.
+//!
 //! One file past 800 lines on purpose: labelling, blossom shrinking and expansion, dual
 //! updates and augmentation all read and write one shared state under invariants that hold only
 //! between whole steps; split into files, each would reach into the others' fields.
@@ -29,6 +35,8 @@ pub(super) struct Matcher<W> {
     /// are doubled so that every dual stays an integer, and count twice in a slack). Empty in a
     /// complete graph, whose costs are in `rows`.
     cost: Vec<W>,
+    /// Each endpoint's vertex, and each vertex's endpoints towards its neighbours; empty in a
+    /// complete graph, where edge `i`–`j` (`i < j`) is `i * n + j` and its ends are computed.
     endpoint: Vec<usize>,
     neighbend: Vec<Vec<usize>>,
     max_cardinality: bool,
@@ -52,12 +60,22 @@ pub(super) struct Matcher<W> {
     /// the weights: testing a wide weight for zero in the inner loop costs more than the rest
     /// of the scan).
     exists: Vec<bool>,
-    /// In a complete graph, the costs again by row (`v * n + w`) with their presence: a
-    /// vertex's scan then reads memory in order instead of striding across the edge list.
+    /// In a complete graph, the costs by row (`v * n + w`, both ways) with their presence: a
+    /// vertex's scan then reads memory in order.
     rows: Vec<W>,
     present_rows: Vec<bool>,
     /// Vertices whose edges changed since the last matching.
     modified: Vec<bool>,
+    /// The root of the tree each labelled vertex belongs to in this stage.
+    tree: Vec<usize>,
+    /// Each vertex's or blossom's best edge with its slack and the duals' epoch it was
+    /// computed in: the scan compares against it for every edge.
+    best_cache: Vec<(usize, u64, W)>,
+    /// Counts changes of the duals, so that a cached slack knows when it is stale.
+    epoch: u64,
+    /// Trees already augmented in this stage: their labels are spent, and other trees search
+    /// on around them (several augmenting paths of tight edges per stage).
+    spent: Vec<bool>,
 }
 
 impl<W: Weight> Matcher<W> {
@@ -106,31 +124,66 @@ impl<W: Weight> Matcher<W> {
             rows: Vec::new(),
             present_rows: Vec::new(),
             modified: vec![false; n],
+            tree: (0..n).collect(),
+            spent: vec![false; n],
+            best_cache: vec![(NONE, 0, W::ZERO); 2 * n],
+            epoch: 0,
         }
     }
 
     /// The complete graph on `n` vertices with every weight zero (absent), for weights that
     /// change between matchings.
     pub(super) fn complete(n: usize) -> Matcher<W> {
-        let mut edges = Vec::with_capacity(n * n.saturating_sub(1) / 2);
-        for i in 0..n {
-            for j in i + 1..n {
-                edges.push((i, j, W::ZERO));
-            }
-        }
-        let mut m = Matcher::new(n, &edges, false);
-        m.exists = vec![false; edges.len()];
-        // The rows hold the costs; the edge list keeps none.
-        m.cost = Vec::new();
+        let mut m = Matcher::new(n, &[], false);
+        m.dualvar[..n].fill(W::ZERO);
+        m.allowedge = vec![false; n * n];
         m.rows = vec![W::ZERO; n * n];
         m.present_rows = vec![false; n * n];
         m
     }
 
-    /// The index of edge `i`–`j` (`i < j`) in a [`Matcher::complete`] graph.
+    /// Whether the graph is complete, its edges implicit.
+    #[inline(always)]
+    fn dense(&self) -> bool {
+        !self.rows.is_empty()
+    }
+
+    /// The vertex at endpoint `p`.
+    #[inline(always)]
+    fn end(&self, p: usize) -> usize {
+        if self.dense() {
+            let k = p / 2;
+            if p & 1 == 1 { k % self.n } else { k / self.n }
+        } else {
+            self.endpoint[p]
+        }
+    }
+
+    /// The endpoints from `v` towards its neighbours.
+    fn ends_from(&self, v: usize) -> Vec<usize> {
+        if self.dense() {
+            (0..self.n)
+                .filter(|&w| w != v)
+                .map(|w| self.endpoint_towards(v, w))
+                .collect()
+        } else {
+            self.neighbend[v].clone()
+        }
+    }
+
+    /// The index of edge `i`–`j` in a [`Matcher::complete`] graph.
     fn edge(&self, i: usize, j: usize) -> usize {
-        let (i, j) = (i.min(j), i.max(j));
-        i * self.n - i * (i + 1) / 2 + (j - i - 1)
+        i.min(j) * self.n + i.max(j)
+    }
+
+    /// In a complete graph, the endpoint of edge `v`–`w` at `w`.
+    #[inline(always)]
+    fn endpoint_towards(&self, v: usize, w: usize) -> usize {
+        if v < w {
+            2 * self.edge(v, w) + 1
+        } else {
+            2 * self.edge(w, v)
+        }
     }
 
     /// The weight of edge `i`–`j` in a complete graph.
@@ -141,10 +194,8 @@ impl<W: Weight> Matcher<W> {
     /// Sets the weight of edge `v`–`u` in a complete graph; `v` is the vertex freed before the
     /// next matching.
     pub(super) fn set_weight(&mut self, v: usize, u: usize, w: W) {
-        let k = self.edge(v, u);
         let cost = (w + w) + (w + w);
         if self.rows[v * self.n + u] != cost {
-            self.exists[k] = w != W::ZERO;
             let n = self.n;
             for at in [v * n + u, u * n + v] {
                 self.rows[at] = cost;
@@ -157,7 +208,7 @@ impl<W: Weight> Matcher<W> {
     /// Each vertex's partner.
     pub(super) fn mates(&self) -> Vec<Option<usize>> {
         (0..self.n)
-            .map(|v| (self.mate[v] != NONE).then(|| self.endpoint[self.mate[v]]))
+            .map(|v| (self.mate[v] != NONE).then(|| self.end(self.mate[v])))
             .collect()
     }
 
@@ -165,15 +216,43 @@ impl<W: Weight> Matcher<W> {
         modified.binary_search(&v).is_ok()
     }
 
+    /// Allows edge `k` in this stage (in a complete graph under both of its row indices, so
+    /// that a scan reads the flags in order).
     fn allow(&mut self, k: usize) {
         if !self.allowedge[k] {
             self.allowedge[k] = true;
+            if self.dense() {
+                self.allowedge[(k % self.n) * self.n + k / self.n] = true;
+            }
             self.allowed.push(k);
         }
     }
 
+    /// The slack of `x`'s best edge, computed once while the duals stay as they are.
+    fn best_slack(&mut self, x: usize) -> W {
+        let k = self.bestedge[x];
+        let (ck, epoch, slack) = self.best_cache[x];
+        if ck == k && epoch == self.epoch {
+            return slack;
+        }
+        let slack = self.slack(k);
+        self.best_cache[x] = (k, self.epoch, slack);
+        slack
+    }
+
+    /// Makes `k`, whose slack is `slack`, the best edge of `x`.
+    fn set_best(&mut self, x: usize, k: usize, slack: W) {
+        self.bestedge[x] = k;
+        self.best_cache[x] = (k, self.epoch, slack);
+    }
+
+    #[inline(always)]
     fn present(&self, k: usize) -> bool {
-        self.exists[k]
+        if self.dense() {
+            self.present_rows[k]
+        } else {
+            self.exists[k]
+        }
     }
 
     /// Unmatches `v`'s blossom and makes `v` a blossom of its own: rotated to be the base of
@@ -184,7 +263,7 @@ impl<W: Weight> Matcher<W> {
         let base = self.blossombase[b];
         let mut partner = NONE;
         if self.mate[base] != NONE {
-            partner = self.endpoint[self.mate[base]];
+            partner = self.end(self.mate[base]);
             self.mate[partner] = NONE;
             self.mate[base] = NONE;
         }
@@ -239,24 +318,43 @@ impl<W: Weight> Matcher<W> {
             .map_or(W::ZERO, |&v| low_bit(self.dualvar[v]));
         for &v in &freed {
             let changed = self.modified_now(v, &modified);
-            let mut need = if changed { W::ZERO } else { self.dualvar[v] };
-            if changed {
-                for &p in &self.neighbend[v] {
-                    let k = p / 2;
-                    if self.present(k) {
-                        let u = self.endpoint[p];
-                        let d = self.cost_of(k) - self.dualvar[u];
-                        if d > need {
-                            need = d;
-                        }
-                    }
-                }
-            }
+            let mut need = if changed {
+                self.dual_needed(v, NONE)
+            } else {
+                self.dualvar[v]
+            };
             if need > W::ZERO && low_bit(need) != parity {
                 need = need + W::ONE;
             }
             self.dualvar[v] = need;
         }
+    }
+
+    /// The least dual of `v` (at least zero) that leaves each of its edges but `skip` feasible.
+    fn dual_needed(&self, v: usize, skip: usize) -> W {
+        let mut need = W::ZERO;
+        if self.dense() {
+            let row = v * self.n;
+            for u in (0..self.n).filter(|&u| u != v && self.present_rows[row + u]) {
+                if self.edge(v, u) != skip {
+                    let d = self.rows[row + u] - self.dualvar[u];
+                    if d > need {
+                        need = d;
+                    }
+                }
+            }
+        } else {
+            for &p in &self.neighbend[v] {
+                let k = p / 2;
+                if self.exists[k] && k != skip {
+                    let d = self.cost[k] - self.dualvar[self.endpoint[p]];
+                    if d > need {
+                        need = d;
+                    }
+                }
+            }
+        }
+        need
     }
 
     /// Whether a changed vertex outside any blossom can keep its partner (or stay free): its
@@ -267,23 +365,14 @@ impl<W: Weight> Matcher<W> {
             return false;
         }
         let matched = (self.mate[v] != NONE).then(|| self.mate[v] / 2);
-        let mut others = W::ZERO;
-        for &p in &self.neighbend[v] {
-            let k = p / 2;
-            if self.present(k) && Some(k) != matched {
-                let d = self.cost_of(k) - self.dualvar[self.endpoint[p]];
-                if d > others {
-                    others = d;
-                }
-            }
-        }
+        let others = self.dual_needed(v, matched.unwrap_or(NONE));
         match matched {
             None if others == W::ZERO => {
                 self.dualvar[v] = W::ZERO;
                 true
             }
             Some(k) if self.present(k) => {
-                let tight = self.cost_of(k) - self.dualvar[self.endpoint[self.mate[v]]];
+                let tight = self.cost_of(k) - self.dualvar[self.end(self.mate[v])];
                 if tight >= others && tight >= W::ZERO {
                     self.dualvar[v] = tight;
                     true
@@ -298,16 +387,16 @@ impl<W: Weight> Matcher<W> {
     /// Four times edge `k`'s weight: from the edge list, or in a complete graph from the rows.
     #[inline(always)]
     fn cost_of(&self, k: usize) -> W {
-        if self.rows.is_empty() {
-            self.cost[k]
+        if self.dense() {
+            self.rows[k]
         } else {
-            self.rows[self.endpoint[2 * k] * self.n + self.endpoint[2 * k + 1]]
+            self.cost[k]
         }
     }
 
     #[inline(always)]
     fn slack(&self, k: usize) -> W {
-        let (i, j) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+        let (i, j) = (self.end(2 * k), self.end(2 * k + 1));
         self.dualvar[i] + self.dualvar[j] - self.cost_of(k)
     }
 
@@ -335,13 +424,17 @@ impl<W: Weight> Matcher<W> {
         self.labelend[b] = p;
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
+        let root = if p == NONE { w } else { self.tree[self.end(p)] };
+        let leaves = self.leaves(b);
+        for &x in &leaves {
+            self.tree[x] = root;
+        }
         if t == 1 {
-            let leaves = self.leaves(b);
             self.queue.extend(leaves);
         } else {
             let base = self.blossombase[b];
             let mate = self.mate[base];
-            self.assign_label(self.endpoint[mate], 1, mate ^ 1);
+            self.assign_label(self.end(mate), 1, mate ^ 1);
         }
     }
 
@@ -362,9 +455,9 @@ impl<W: Weight> Matcher<W> {
             if self.labelend[b] == NONE {
                 v = NONE;
             } else {
-                v = self.endpoint[self.labelend[b]];
+                v = self.end(self.labelend[b]);
                 b = self.inblossom[v];
-                v = self.endpoint[self.labelend[b]];
+                v = self.end(self.labelend[b]);
             }
             if w != NONE {
                 std::mem::swap(&mut v, &mut w);
@@ -377,7 +470,7 @@ impl<W: Weight> Matcher<W> {
     }
 
     fn add_blossom(&mut self, base: usize, k: usize) {
-        let (mut v, mut w) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+        let (mut v, mut w) = (self.end(2 * k), self.end(2 * k + 1));
         let bb = self.inblossom[base];
         let mut bv = self.inblossom[v];
         let mut bw = self.inblossom[w];
@@ -394,7 +487,7 @@ impl<W: Weight> Matcher<W> {
             self.blossomparent[bv] = b;
             path.push(bv);
             endps.push(self.labelend[bv]);
-            v = self.endpoint[self.labelend[bv]];
+            v = self.end(self.labelend[bv]);
             bv = self.inblossom[v];
         }
         path.push(bb);
@@ -405,7 +498,7 @@ impl<W: Weight> Matcher<W> {
             self.blossomparent[bw] = b;
             path.push(bw);
             endps.push(self.labelend[bw] ^ 1);
-            w = self.endpoint[self.labelend[bw]];
+            w = self.end(self.labelend[bw]);
             bw = self.inblossom[w];
         }
         self.blossomchilds[b] = path.clone();
@@ -426,7 +519,7 @@ impl<W: Weight> Matcher<W> {
                 None => self
                     .leaves(bv)
                     .into_iter()
-                    .map(|v| self.neighbend[v].iter().map(|p| p / 2).collect())
+                    .map(|v| self.ends_from(v).into_iter().map(|p| p / 2).collect())
                     .collect(),
             };
             for list in lists {
@@ -434,7 +527,7 @@ impl<W: Weight> Matcher<W> {
                     if !self.present(k) {
                         continue;
                     }
-                    let (mut i, mut j) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+                    let (mut i, mut j) = (self.end(2 * k), self.end(2 * k + 1));
                     if self.inblossom[j] == b {
                         std::mem::swap(&mut i, &mut j);
                     }
@@ -473,7 +566,7 @@ impl<W: Weight> Matcher<W> {
             }
         }
         if !endstage && self.label[b] == 2 {
-            let entrychild = self.inblossom[self.endpoint[self.labelend[b] ^ 1]];
+            let entrychild = self.inblossom[self.end(self.labelend[b] ^ 1)];
             let childs = self.blossomchilds[b].clone();
             let endps = self.blossomendps[b].clone();
             let len = childs.len() as isize;
@@ -490,10 +583,12 @@ impl<W: Weight> Matcher<W> {
             };
             let mut p = self.labelend[b];
             while j != 0 {
-                self.label[self.endpoint[p ^ 1]] = 0;
+                let x = self.end(p ^ 1);
+                self.label[x] = 0;
                 let q = endps[at(j - endptrick as isize)] ^ endptrick;
-                self.label[self.endpoint[q ^ 1]] = 0;
-                self.assign_label(self.endpoint[p ^ 1], 2, p);
+                let x = self.end(q ^ 1);
+                self.label[x] = 0;
+                self.assign_label(self.end(p ^ 1), 2, p);
                 self.allow(q / 2);
                 j += jstep;
                 p = endps[at(j - endptrick as isize)] ^ endptrick;
@@ -501,9 +596,11 @@ impl<W: Weight> Matcher<W> {
                 j += jstep;
             }
             let bv = childs[at(j)];
-            self.label[self.endpoint[p ^ 1]] = 2;
+            let x = self.end(p ^ 1);
+            self.label[x] = 2;
             self.label[bv] = 2;
-            self.labelend[self.endpoint[p ^ 1]] = p;
+            let x = self.end(p ^ 1);
+            self.labelend[x] = p;
             self.labelend[bv] = p;
             self.bestedge[bv] = NONE;
             j += jstep;
@@ -523,7 +620,8 @@ impl<W: Weight> Matcher<W> {
                 if found != NONE {
                     let v = found;
                     self.label[v] = 0;
-                    self.label[self.endpoint[self.mate[self.blossombase[bv]]]] = 0;
+                    let x = self.end(self.mate[self.blossombase[bv]]);
+                    self.label[x] = 0;
                     self.assign_label(v, 2, self.labelend[v]);
                 }
                 j += jstep;
@@ -565,15 +663,17 @@ impl<W: Weight> Matcher<W> {
             let t = self.blossomchilds[b][at(j)];
             let p = self.blossomendps[b][at(j - endptrick as isize)] ^ endptrick;
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p]);
+                self.augment_blossom(t, self.end(p));
             }
             j += jstep;
             let t = self.blossomchilds[b][at(j)];
             if t >= self.n {
-                self.augment_blossom(t, self.endpoint[p ^ 1]);
+                self.augment_blossom(t, self.end(p ^ 1));
             }
-            self.mate[self.endpoint[p]] = p ^ 1;
-            self.mate[self.endpoint[p ^ 1]] = p;
+            let x = self.end(p);
+            self.mate[x] = p ^ 1;
+            let x = self.end(p ^ 1);
+            self.mate[x] = p;
         }
         let i = i as usize;
         self.blossomchilds[b].rotate_left(i);
@@ -582,7 +682,7 @@ impl<W: Weight> Matcher<W> {
     }
 
     fn augment_matching(&mut self, k: usize) {
-        let (v, w) = (self.endpoint[2 * k], self.endpoint[2 * k + 1]);
+        let (v, w) = (self.end(2 * k), self.end(2 * k + 1));
         self.augment_to_root(v, 2 * k + 1);
         self.augment_to_root(w, 2 * k);
     }
@@ -599,16 +699,21 @@ impl<W: Weight> Matcher<W> {
             if self.labelend[bs] == NONE {
                 break;
             }
-            let t = self.endpoint[self.labelend[bs]];
+            let t = self.end(self.labelend[bs]);
             let bt = self.inblossom[t];
-            s = self.endpoint[self.labelend[bt]];
-            let j = self.endpoint[self.labelend[bt] ^ 1];
+            s = self.end(self.labelend[bt]);
+            let j = self.end(self.labelend[bt] ^ 1);
             if bt >= self.n {
                 self.augment_blossom(bt, j);
             }
             self.mate[j] = self.labelend[bt];
             p = self.labelend[bt] ^ 1;
         }
+    }
+
+    /// `v` belongs to a tree already augmented in this stage.
+    fn in_spent_tree(&self, v: usize) -> bool {
+        self.label[self.inblossom[v]] != 0 && self.spent[self.tree[v]]
     }
 
     /// `v` is the base of a top-level blossom with no partner.
@@ -620,6 +725,7 @@ impl<W: Weight> Matcher<W> {
     /// the free vertices until none can gain.
     pub(super) fn solve(&mut self) {
         self.prepare();
+        self.epoch += 1;
         let n = self.n;
         loop {
             for b in 0..2 * n {
@@ -631,7 +737,11 @@ impl<W: Weight> Matcher<W> {
             }
             for k in std::mem::take(&mut self.allowed) {
                 self.allowedge[k] = false;
+                if self.dense() {
+                    self.allowedge[(k % n) * n + k / n] = false;
+                }
             }
+            self.spent.fill(false);
             self.queue.clear();
             // Roots: free blossoms whose base has a dual to spend (every free one when the
             // cardinality counts first). A free base with a zero dual is a place to end a path.
@@ -653,22 +763,38 @@ impl<W: Weight> Matcher<W> {
             let mut finished = false;
             loop {
                 while let Some(v) = self.queue.pop() {
+                    if augmented && self.in_spent_tree(v) {
+                        continue;
+                    }
                     let row = v * n;
-                    let dense = !self.rows.is_empty();
-                    for idx in 0..self.neighbend[v].len() {
-                        let p = self.neighbend[v][idx];
-                        let w = self.endpoint[p];
-                        let present = if dense {
-                            self.present_rows[row + w]
+                    let dense = self.dense();
+                    let degree = if dense { n } else { self.neighbend[v].len() };
+                    for idx in 0..degree {
+                        // In a complete graph the neighbour is the index and the endpoint is
+                        // computed: the edge list is too large to read at random per edge.
+                        let (w, p) = if dense {
+                            if idx == v || !self.present_rows[row + idx] {
+                                continue;
+                            }
+                            (idx, self.endpoint_towards(v, idx))
                         } else {
-                            self.exists[p / 2]
+                            let p = self.neighbend[v][idx];
+                            if !self.exists[p / 2] {
+                                continue;
+                            }
+                            (self.end(p), p)
                         };
-                        if !present || self.inblossom[v] == self.inblossom[w] {
+                        if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let k = p / 2;
                         let mut kslack = W::ZERO;
-                        if !self.allowedge[k] {
+                        let allowed = if dense {
+                            self.allowedge[row + w]
+                        } else {
+                            self.allowedge[k]
+                        };
+                        if !allowed {
                             kslack = if dense {
                                 self.dualvar[v] + self.dualvar[w] - self.rows[row + w]
                             } else {
@@ -678,17 +804,27 @@ impl<W: Weight> Matcher<W> {
                                 self.allow(k);
                             }
                         }
+                        if augmented && self.in_spent_tree(w) {
+                            continue;
+                        }
                         if self.allowedge[k] {
                             if self.label[self.inblossom[w]] == 0 {
                                 if self.mate[self.blossombase[self.inblossom[w]]] == NONE {
                                     // A free blossom outside the trees: a path ends there
                                     // (its label end is stale, so it is not traced).
+                                    let root = self.tree[v];
                                     self.augment_to_root(v, p);
                                     let bw = self.inblossom[w];
                                     if bw >= self.n {
                                         self.augment_blossom(bw, w);
                                     }
                                     self.mate[w] = p ^ 1;
+                                    // The end of the path joins the spent tree.
+                                    self.label[bw] = 2;
+                                    for x in self.leaves(bw) {
+                                        self.tree[x] = root;
+                                    }
+                                    self.spent[root] = true;
                                     augmented = true;
                                     break;
                                 }
@@ -698,6 +834,8 @@ impl<W: Weight> Matcher<W> {
                                 if base != NONE {
                                     self.add_blossom(base, k);
                                 } else {
+                                    self.spent[self.tree[v]] = true;
+                                    self.spent[self.tree[w]] = true;
                                     self.augment_matching(k);
                                     augmented = true;
                                     break;
@@ -708,17 +846,14 @@ impl<W: Weight> Matcher<W> {
                             }
                         } else if self.label[self.inblossom[w]] == 1 {
                             let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
-                                self.bestedge[b] = k;
+                            if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
+                                self.set_best(b, k, kslack);
                             }
                         } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                            && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
                         {
-                            self.bestedge[w] = k;
+                            self.set_best(w, k, kslack);
                         }
-                    }
-                    if augmented {
-                        break;
                     }
                 }
                 if augmented {
@@ -791,6 +926,7 @@ impl<W: Weight> Matcher<W> {
                         .expect("n > 0")
                         .max(W::ZERO);
                 }
+                self.epoch += 1;
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v] - delta,
@@ -817,10 +953,7 @@ impl<W: Weight> Matcher<W> {
                     }
                     2 => {
                         self.allow(deltaedge);
-                        let (mut i, j) = (
-                            self.endpoint[2 * deltaedge],
-                            self.endpoint[2 * deltaedge + 1],
-                        );
+                        let (mut i, j) = (self.end(2 * deltaedge), self.end(2 * deltaedge + 1));
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
                         }
@@ -828,7 +961,7 @@ impl<W: Weight> Matcher<W> {
                     }
                     3 => {
                         self.allow(deltaedge);
-                        self.queue.push(self.endpoint[2 * deltaedge]);
+                        self.queue.push(self.end(2 * deltaedge));
                     }
                     _ => self.expand_blossom(deltablossom, false),
                 }
