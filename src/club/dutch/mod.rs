@@ -190,11 +190,8 @@ fn pair_from(field: &Field, first_scores_bits: Option<u32>) -> Result<Pairing, D
             4 => brackets::pair::<4>(&players, &layout),
             5 | 6 => brackets::pair::<6>(&players, &layout),
             7 | 8 => brackets::pair::<8>(&players, &layout),
-            9..=12 => brackets::pair::<12>(&players, &layout),
-            13..=16 => brackets::pair::<16>(&players, &layout),
-            17..=24 => brackets::pair::<24>(&players, &layout),
-            25..=32 => brackets::pair::<32>(&players, &layout),
-            33..=48 => brackets::pair::<48>(&players, &layout),
+            9..=16 => brackets::pair::<16>(&players, &layout),
+            17..=32 => brackets::pair::<32>(&players, &layout),
             _ => brackets::pair::<64>(&players, &layout),
         };
         match paired {

@@ -18,6 +18,7 @@
 //! between whole steps; split into files, each would reach into the others' fields.
 
 use super::weight::Weight;
+use std::collections::VecDeque;
 
 /// The lowest bit of a non-negative weight.
 fn low_bit<W: Weight>(w: W) -> W {
@@ -55,7 +56,9 @@ pub(super) struct Matcher<W> {
     allowedge: Vec<bool>,
     /// The edges allowed in this stage, to clear them without sweeping every edge.
     allowed: Vec<usize>,
-    queue: Vec<usize>,
+    /// S-vertices to scan, first labelled first: short paths are found before the trees run
+    /// deep, so more of them fit in one stage.
+    queue: VecDeque<usize>,
     /// Which edges exist: in the changing graphs, those of weight other than zero (kept beside
     /// the weights: testing a wide weight for zero in the inner loop costs more than the rest
     /// of the scan).
@@ -118,7 +121,7 @@ impl<W: Weight> Matcher<W> {
             dualvar,
             allowedge: vec![false; edges.len()],
             allowed: Vec::new(),
-            queue: Vec::new(),
+            queue: VecDeque::new(),
             cost,
             exists: vec![true; edges.len()],
             rows: Vec::new(),
@@ -508,7 +511,7 @@ impl<W: Weight> Matcher<W> {
         self.dualvar[b] = W::ZERO;
         for v in self.leaves(b) {
             if self.label[self.inblossom[v]] == 2 {
-                self.queue.push(v);
+                self.queue.push_back(v);
             }
             self.inblossom[v] = b;
         }
@@ -762,7 +765,7 @@ impl<W: Weight> Matcher<W> {
             let mut augmented = false;
             let mut finished = false;
             loop {
-                while let Some(v) = self.queue.pop() {
+                while let Some(v) = self.queue.pop_front() {
                     if augmented && self.in_spent_tree(v) {
                         continue;
                     }
@@ -957,11 +960,11 @@ impl<W: Weight> Matcher<W> {
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
                         }
-                        self.queue.push(i);
+                        self.queue.push_back(i);
                     }
                     3 => {
                         self.allow(deltaedge);
-                        self.queue.push(self.end(2 * deltaedge));
+                        self.queue.push_back(self.end(2 * deltaedge));
                     }
                     _ => self.expand_blossom(deltablossom, false),
                 }
