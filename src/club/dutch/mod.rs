@@ -135,7 +135,8 @@ pub enum DutchError {
     },
 }
 
-/// The most memory a round's matching graph may take (4 GiB: a field of some 8,000 players).
+/// The most memory a round's matching graph may take (4 GiB: a field of some 8,000 players in
+/// its late rounds, when the weights are widest).
 pub const MEMORY_LIMIT: usize = 4 << 30;
 
 /// Pairs the next round by the Dutch system.
@@ -178,9 +179,10 @@ fn pair_from(field: &Field, first_scores_bits: Option<u32>) -> Result<Pairing, D
         let layout = weights::Layout::new(&players, field, scores_bits);
         // The narrowest integer the weights fit in, with room for the matching's doubled
         // weights and dual variables; the graph holds one per pair of players, with the
-        // matching's bookkeeping (two edge ends and three flags) beside it.
+        // matching's bookkeeping beside it (two flags, and at most one nearest leaf per pair
+        // for the blossoms).
         let limbs = (layout.width() as usize + 8).div_ceil(64).max(2);
-        let memory = present * present * (limbs * 8 + 19);
+        let memory = present * present * (limbs * 8 + 6);
         if limbs > 64 || memory > MEMORY_LIMIT {
             return Err(DutchError::TooLarge(present, layout.width(), memory >> 20));
         }

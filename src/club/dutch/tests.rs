@@ -155,10 +155,10 @@ fn an_empty_or_single_field_pairs_what_it_can() {
 
 #[test]
 fn a_field_past_the_memory_limit_is_refused_before_any_work() {
-    // 10,000 players: a matching graph of some 4.8 GB.
-    let f = field(vec![Vec::new(); 10_000], 9);
+    // 15,000 players: a matching graph of some 5 GB even in the first round.
+    let f = field(vec![Vec::new(); 15_000], 9);
     assert!(
-        matches!(pair(&f), Err(DutchError::TooLarge(10_000, _, mib)) if mib << 20 > MEMORY_LIMIT),
+        matches!(pair(&f), Err(DutchError::TooLarge(15_000, _, mib)) if mib << 20 > MEMORY_LIMIT),
         "{:?}",
         pair(&f).err()
     );

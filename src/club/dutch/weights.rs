@@ -14,7 +14,7 @@
 use super::Field;
 use super::player::{Float, Player};
 use crate::club::matching::wide::Wide;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 /// The bit layout of a round's weights.
 pub(super) struct Layout {
@@ -30,7 +30,9 @@ pub(super) struct Layout {
     pub last_round: bool,
     /// More than this is a topscorer: half the points of winning every round so far.
     pub topscorer_above: u32,
-    forbidden: HashSet<(usize, usize)>,
+    /// C.1: whom each player may not meet (played or forbidden), by player id: a few ids
+    /// each, read in the innermost loop of the weights.
+    forbidden: Vec<Vec<usize>>,
 }
 
 /// Bits needed to write `n`.
@@ -47,14 +49,22 @@ impl Layout {
         let group_bits = bits(counts.values().copied().max().unwrap_or(0)).max(1);
         let scores_bits = scores_bits.max(bits(2 * counts.len()));
         let rounds_played = field.players.first().map_or(0, |p| p.rounds.len());
-        let mut forbidden = HashSet::new();
+        let mut forbidden = vec![Vec::new(); field.players.len()];
+        let mut forbid = |a: usize, b: usize| {
+            for (x, y) in [(a, b), (b, a)] {
+                if x >= forbidden.len() {
+                    forbidden.resize(x + 1, Vec::new());
+                }
+                forbidden[x].push(y);
+            }
+        };
         for &(a, b) in &field.forbidden {
-            forbidden.insert((a.min(b), a.max(b)));
+            forbid(a, b);
         }
         for (i, p) in field.players.iter().enumerate() {
             for r in p.rounds.iter().filter(|r| r.played) {
                 if let Some(o) = r.opponent {
-                    forbidden.insert((i.min(o), i.max(o)));
+                    forbid(i, o);
                 }
             }
         }
@@ -102,7 +112,7 @@ impl Layout {
 
     /// C.1 and C.3: the two may meet.
     pub fn compatible(&self, a: &Player, b: &Player) -> bool {
-        !self.forbidden.contains(&(a.id.min(b.id), a.id.max(b.id)))
+        !self.forbidden.get(a.id).is_some_and(|o| o.contains(&b.id))
             && (!a.absolute()
                 || !b.absolute()
                 || a.preference != b.preference
@@ -148,8 +158,9 @@ impl Offsets {
         Offsets(HashMap::new())
     }
 
-    fn of<const N: usize>(&self, score: u32) -> Wide<N> {
-        Wide::bit_at(self.0[&score])
+    /// The bit of `score` within a score field.
+    fn of(&self, score: u32) -> u32 {
+        self.0[&score]
     }
 }
 
@@ -185,33 +196,34 @@ impl Layout {
         }
         let (g, s) = (self.group_bits, self.scores_bits);
         let flag = |b: bool| b as u64;
+        // The fields from the top down, each added in place: `at` is the lowest bit of the
+        // field being written.
+        let mut at = self.width() - 2;
         // C.4 completion and C.5 the bye to an eligible player of the lowest score.
-        let mut w = Wide::<N>::from_u64(
+        let mut w = Wide::<N>::ZERO.add_at(
+            at,
             1 + flag(!self.bye_candidate(higher, c)) + flag(!self.bye_candidate(lower, c)),
         );
-        // C.6 the most pairs in the bracket, C.7 the highest scores paired in it.
-        w = w.shifted(g).or(flag(in_bracket));
-        w = w.shifted(s);
-        if in_bracket {
-            w = w | c.offsets.of(higher.score);
-        }
-        // The same for the next bracket (completion of the round from below).
-        w = w.shifted(g).or(flag(in_next));
-        w = w.shifted(s);
-        if in_next {
-            w = w | c.offsets.of(higher.score);
+        // C.6 the most pairs in the bracket, C.7 the highest scores paired in it; then the
+        // same for the next bracket (completion of the round from below).
+        for inside in [in_bracket, in_next] {
+            at -= g;
+            w = w.add_at(at, flag(inside));
+            at -= s;
+            if inside {
+                w = w.add_at(at + c.offsets.of(higher.score), 1);
+            }
         }
         // C.9: the bye assignee with the fewest unplayed games.
-        w = w.shifted(2 * g);
+        at -= 2 * g;
         if c.single_downfloater_is_bye {
-            if higher.score == c.bye_score {
-                w = w.or(c.unplayed_ranks[&higher.played]);
-            }
-            if lower.score == c.bye_score {
-                w = w.plus(c.unplayed_ranks[&lower.played]);
+            for p in [higher, lower] {
+                if p.score == c.bye_score {
+                    w = w.add_at(at, c.unplayed_ranks[&p.played]);
+                }
             }
         }
-        w = colour_fields(w, lower, higher, in_bracket, g);
+        w = colour_fields(w, &mut at, lower, higher, in_bracket, g);
         let down = |p: &Player, back: usize| p.floats[back] == Float::Down;
         let up = |p: &Player, back: usize| p.floats[back] == Float::Up;
         let backs: &[usize] = match self.rounds_played {
@@ -221,35 +233,38 @@ impl Layout {
         };
         // C.14–C.17: no repeated downfloats or upfloats from the last two rounds.
         for &back in backs {
-            w = w.shifted(g);
+            at -= g;
             if in_bracket {
-                w = w.or(flag(down(lower, back)));
-                w = w.plus(flag(higher.score <= lower.score && down(higher, back)));
+                w = w.add_at(
+                    at,
+                    flag(down(lower, back))
+                        + flag(higher.score <= lower.score && down(higher, back)),
+                );
             }
-            w = w.shifted(g);
+            at -= g;
             if in_bracket {
-                w = w.or(flag(!(higher.score > lower.score && up(lower, back))));
+                w = w.add_at(at, flag(!(higher.score > lower.score && up(lower, back))));
             }
         }
         // C.18–C.21: the scores of repeated downfloaters and of upfloaters' opponents as low
         // as can be.
         for &back in backs {
-            w = w.shifted(s);
+            at -= s;
             if in_bracket {
-                if down(lower, back) {
-                    w = w + c.offsets.of(lower.score);
-                }
-                if down(higher, back) {
-                    w = w + c.offsets.of(higher.score);
+                for p in [lower, higher] {
+                    if down(p, back) {
+                        w = w.add_at(at + c.offsets.of(p.score), 1);
+                    }
                 }
             }
-            w = w.shifted(s);
+            at -= s;
             if in_bracket && !(up(lower, back) && higher.score > lower.score) {
-                w = w | c.offsets.of(higher.score);
+                w = w.add_at(at + c.offsets.of(higher.score), 1);
             }
         }
         // Room for the bracket procedure: moved-down players, exchanges, opponents.
-        w.shifted(3 * g + 1)
+        debug_assert_eq!(at, 3 * g + 1, "the fields fill the layout's width");
+        w
     }
 }
 
@@ -257,6 +272,7 @@ impl Layout {
 /// strong preferences), counted only inside the bracket.
 fn colour_fields<const N: usize>(
     mut w: Wide<N>,
+    at: &mut u32,
     player: &Player,
     opponent: &Player,
     in_bracket: bool,
@@ -283,7 +299,8 @@ fn colour_fields<const N: usize>(
         || (player.absolute() && opponent.absolute())
         || differ;
     for met in [imbalances, absolutes, preferences, strongs] {
-        w = w.shifted(g).or((in_bracket && met) as u64);
+        *at -= g;
+        w = w.add_at(*at, (in_bracket && met) as u64);
     }
     w
 }

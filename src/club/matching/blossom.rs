@@ -7,11 +7,15 @@
 //! until its edges are feasible again), and stages run from every free vertex whose dual is still
 //! positive, so a change of k vertices costs O(k n²) rather than a new O(n³) start.
 //!
-//! Two economies for the large, changing graphs of a Swiss: a stage does not stop at its first
+//! Three economies for the large, changing graphs of a Swiss: a stage does not stop at its first
 //! augmenting path but goes on growing the trees not yet augmented, taking every path of tight
-//! edges it finds (the stages of a bracket-wide change fell by two thirds); and a complete graph
-//! keeps no edge list — edge `i`–`j` is `i * n + j`, its ends computed — so that a vertex's scan
-//! reads its row of costs and flags in order and nothing at random.
+//! edges it finds (the stages of a bracket-wide change fell by two thirds); the graph is kept
+//! complete with no edge list — edge `i`–`j` is `i * n + j`, its ends computed, an absent edge a
+//! flag — so that a vertex's scan reads its row of costs and flags in order and nothing at random;
+//! and a blossom is scanned as one: it keeps, for every vertex, its leaf nearest to it (the duals
+//! of a blossom's leaves move together while it lives, so the nearest leaf stays the nearest), and
+//! a blossom of hundreds of players that lives through many stages costs one row per stage, not
+//! one per leaf.
 //!
 //! One file past 800 lines on purpose: labelling, blossom shrinking and expansion, dual
 //! updates and augmentation all read and write one shared state under invariants that hold only
@@ -28,18 +32,13 @@ fn low_bit<W: Weight>(w: W) -> W {
 /// No vertex, edge or blossom.
 pub(super) const NONE: usize = usize::MAX;
 
-/// The algorithm's state, named as in the literature: vertices `0..n`, blossoms `n..2n`; an
-/// endpoint `p` is an end of edge `p / 2` (`endpoint[p]` its vertex).
+/// No leaf of a blossom has an edge to this vertex.
+const NO_LEAF: u32 = u32::MAX;
+
+/// The algorithm's state, named as in the literature: vertices `0..n`, blossoms `n..2n`; edge
+/// `i`–`j` (`i < j`) is `i * n + j`, and its endpoints `2k` (at `i`) and `2k + 1` (at `j`).
 pub(super) struct Matcher<W> {
     n: usize,
-    /// Four times each edge's weight: an edge's slack is its ends' duals less this (the weights
-    /// are doubled so that every dual stays an integer, and count twice in a slack). Empty in a
-    /// complete graph, whose costs are in `rows`.
-    cost: Vec<W>,
-    /// Each endpoint's vertex, and each vertex's endpoints towards its neighbours; empty in a
-    /// complete graph, where edge `i`–`j` (`i < j`) is `i * n + j` and its ends are computed.
-    endpoint: Vec<usize>,
-    neighbend: Vec<Vec<usize>>,
     max_cardinality: bool,
     mate: Vec<usize>,
     label: Vec<u8>,
@@ -50,23 +49,33 @@ pub(super) struct Matcher<W> {
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
-    blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
     allowedge: Vec<bool>,
     /// The edges allowed in this stage, to clear them without sweeping every edge.
     allowed: Vec<usize>,
-    /// S-vertices to scan, first labelled first: short paths are found before the trees run
-    /// deep, so more of them fit in one stage.
+    /// S-vertices and S-blossoms to scan, first labelled first: short paths are found before
+    /// the trees run deep, so more of them fit in one stage.
     queue: VecDeque<usize>,
-    /// Which edges exist: in the changing graphs, those of weight other than zero (kept beside
-    /// the weights: testing a wide weight for zero in the inner loop costs more than the rest
-    /// of the scan).
-    exists: Vec<bool>,
-    /// In a complete graph, the costs by row (`v * n + w`, both ways) with their presence: a
-    /// vertex's scan then reads memory in order.
+    /// Four times each edge's weight by row (`v * n + w`, both ways): an edge's slack is its
+    /// ends' duals less this (the weights are doubled so that every dual stays an integer, and
+    /// count twice in a slack); a vertex's scan reads its row in order.
     rows: Vec<W>,
+    /// Which edges exist (in the changing graphs, those of weight other than zero), kept beside
+    /// the costs: testing a wide weight for zero in the inner loop costs more than the rest of
+    /// the scan.
     present_rows: Vec<bool>,
+    /// Each blossom's leaf with the least slack towards each vertex (`NO_LEAF` without an
+    /// edge), built when the blossom is first scanned and kept while it lives and its edges stay
+    /// as they are: its leaves' duals move together, so their order towards a vertex holds.
+    reach: Vec<Vec<u32>>,
+    /// The vertices whose edges changed, in order, since the matcher began: a blossom's `reach`
+    /// is brought up to date for those logged after it was built or last brought up to date.
+    changed_columns: Vec<u32>,
+    /// Each blossom's place in `changed_columns` when its `reach` was last up to date.
+    reach_version: Vec<usize>,
+    /// The vertices logged in `changed_columns` since the last matching.
+    column_logged: Vec<bool>,
     /// Vertices whose edges changed since the last matching.
     modified: Vec<bool>,
     /// The root of the tree each labelled vertex belongs to in this stage.
@@ -82,31 +91,14 @@ pub(super) struct Matcher<W> {
 }
 
 impl<W: Weight> Matcher<W> {
-    /// The matcher for these edges, before any matching.
-    pub(super) fn new(n: usize, edges: &[(usize, usize, W)], max_cardinality: bool) -> Matcher<W> {
-        let cost: Vec<W> = edges.iter().map(|&(_, _, w)| (w + w) + (w + w)).collect();
-        let maxweight = cost.iter().copied().fold(W::ZERO, std::cmp::max).half();
-        let mut endpoint = Vec::with_capacity(2 * edges.len());
-        let mut neighbend = vec![Vec::new(); n];
-        for (k, &(i, j, _)) in edges.iter().enumerate() {
-            assert!(
-                i != j && i < n && j < n,
-                "edge {k} ({i}, {j}) is a loop or off the graph"
-            );
-            endpoint.push(i);
-            endpoint.push(j);
-            neighbend[i].push(2 * k + 1);
-            neighbend[j].push(2 * k);
-        }
+    /// The complete graph on `n` vertices with every weight zero (absent), for weights that
+    /// change between matchings.
+    pub(super) fn complete(n: usize) -> Matcher<W> {
         let mut blossombase: Vec<usize> = (0..n).collect();
         blossombase.extend(std::iter::repeat_n(NONE, n));
-        let mut dualvar = vec![maxweight; n];
-        dualvar.extend(std::iter::repeat_n(W::ZERO, n));
         Matcher {
             n,
-            endpoint,
-            neighbend,
-            max_cardinality,
+            max_cardinality: false,
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
             labelend: vec![NONE; 2 * n],
@@ -116,16 +108,17 @@ impl<W: Weight> Matcher<W> {
             blossombase,
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
-            blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).collect(),
-            dualvar,
-            allowedge: vec![false; edges.len()],
+            dualvar: vec![W::ZERO; 2 * n],
+            allowedge: vec![false; n * n],
             allowed: Vec::new(),
             queue: VecDeque::new(),
-            cost,
-            exists: vec![true; edges.len()],
-            rows: Vec::new(),
-            present_rows: Vec::new(),
+            rows: vec![W::ZERO; n * n],
+            present_rows: vec![false; n * n],
+            reach: vec![Vec::new(); n],
+            changed_columns: Vec::new(),
+            reach_version: vec![0; n],
+            column_logged: vec![false; n],
             modified: vec![false; n],
             tree: (0..n).collect(),
             spent: vec![false; n],
@@ -134,52 +127,43 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
-    /// The complete graph on `n` vertices with every weight zero (absent), for weights that
-    /// change between matchings.
-    pub(super) fn complete(n: usize) -> Matcher<W> {
-        let mut m = Matcher::new(n, &[], false);
-        m.dualvar[..n].fill(W::ZERO);
-        m.allowedge = vec![false; n * n];
-        m.rows = vec![W::ZERO; n * n];
-        m.present_rows = vec![false; n * n];
+    /// The matcher for these edges (a repeated edge counts with its greatest weight), before
+    /// any matching; with `max_cardinality`, the best among the matchings with the most edges.
+    pub(super) fn new(n: usize, edges: &[(usize, usize, W)], max_cardinality: bool) -> Matcher<W> {
+        let mut m = Matcher::complete(n);
+        m.max_cardinality = max_cardinality;
+        let mut maxcost = W::ZERO;
+        for (k, &(i, j, w)) in edges.iter().enumerate() {
+            assert!(
+                i != j && i < n && j < n,
+                "edge {k} ({i}, {j}) is a loop or off the graph"
+            );
+            let cost = (w + w) + (w + w);
+            if !m.present_rows[i * n + j] || cost > m.rows[i * n + j] {
+                for at in [i * n + j, j * n + i] {
+                    m.rows[at] = cost;
+                    m.present_rows[at] = true;
+                }
+            }
+            maxcost = maxcost.max(cost);
+        }
+        m.dualvar[..n].fill(maxcost.half());
         m
-    }
-
-    /// Whether the graph is complete, its edges implicit.
-    #[inline(always)]
-    fn dense(&self) -> bool {
-        !self.rows.is_empty()
     }
 
     /// The vertex at endpoint `p`.
     #[inline(always)]
     fn end(&self, p: usize) -> usize {
-        if self.dense() {
-            let k = p / 2;
-            if p & 1 == 1 { k % self.n } else { k / self.n }
-        } else {
-            self.endpoint[p]
-        }
+        let k = p / 2;
+        if p & 1 == 1 { k % self.n } else { k / self.n }
     }
 
-    /// The endpoints from `v` towards its neighbours.
-    fn ends_from(&self, v: usize) -> Vec<usize> {
-        if self.dense() {
-            (0..self.n)
-                .filter(|&w| w != v)
-                .map(|w| self.endpoint_towards(v, w))
-                .collect()
-        } else {
-            self.neighbend[v].clone()
-        }
-    }
-
-    /// The index of edge `i`–`j` in a [`Matcher::complete`] graph.
+    /// The index of edge `i`–`j`.
     fn edge(&self, i: usize, j: usize) -> usize {
         i.min(j) * self.n + i.max(j)
     }
 
-    /// In a complete graph, the endpoint of edge `v`–`w` at `w`.
+    /// The endpoint of edge `v`–`w` at `w`.
     #[inline(always)]
     fn endpoint_towards(&self, v: usize, w: usize) -> usize {
         if v < w {
@@ -189,13 +173,12 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
-    /// The weight of edge `i`–`j` in a complete graph.
+    /// The weight of edge `i`–`j`.
     pub(super) fn weight_of(&self, i: usize, j: usize) -> W {
         self.rows[i * self.n + j].half().half()
     }
 
-    /// Sets the weight of edge `v`–`u` in a complete graph; `v` is the vertex freed before the
-    /// next matching.
+    /// Sets the weight of edge `v`–`u`; `v` is the vertex freed before the next matching.
     pub(super) fn set_weight(&mut self, v: usize, u: usize, w: W) {
         let cost = (w + w) + (w + w);
         if self.rows[v * self.n + u] != cost {
@@ -205,6 +188,12 @@ impl<W: Weight> Matcher<W> {
                 self.present_rows[at] = w != W::ZERO;
             }
             self.modified[v] = true;
+            // The blossoms around `u` no longer know their nearest leaf towards `v` (those
+            // around `v` are dissolved when it is freed).
+            if !self.column_logged[v] {
+                self.column_logged[v] = true;
+                self.changed_columns.push(v as u32);
+            }
         }
     }
 
@@ -219,14 +208,12 @@ impl<W: Weight> Matcher<W> {
         modified.binary_search(&v).is_ok()
     }
 
-    /// Allows edge `k` in this stage (in a complete graph under both of its row indices, so
-    /// that a scan reads the flags in order).
+    /// Allows edge `k` in this stage (under both of its row indices, so that a scan reads the
+    /// flags in order).
     fn allow(&mut self, k: usize) {
         if !self.allowedge[k] {
             self.allowedge[k] = true;
-            if self.dense() {
-                self.allowedge[(k % self.n) * self.n + k / self.n] = true;
-            }
+            self.allowedge[(k % self.n) * self.n + k / self.n] = true;
             self.allowed.push(k);
         }
     }
@@ -247,15 +234,6 @@ impl<W: Weight> Matcher<W> {
     fn set_best(&mut self, x: usize, k: usize, slack: W) {
         self.bestedge[x] = k;
         self.best_cache[x] = (k, self.epoch, slack);
-    }
-
-    #[inline(always)]
-    fn present(&self, k: usize) -> bool {
-        if self.dense() {
-            self.present_rows[k]
-        } else {
-            self.exists[k]
-        }
     }
 
     /// Unmatches `v`'s blossom and makes `v` a blossom of its own: rotated to be the base of
@@ -336,24 +314,12 @@ impl<W: Weight> Matcher<W> {
     /// The least dual of `v` (at least zero) that leaves each of its edges but `skip` feasible.
     fn dual_needed(&self, v: usize, skip: usize) -> W {
         let mut need = W::ZERO;
-        if self.dense() {
-            let row = v * self.n;
-            for u in (0..self.n).filter(|&u| u != v && self.present_rows[row + u]) {
-                if self.edge(v, u) != skip {
-                    let d = self.rows[row + u] - self.dualvar[u];
-                    if d > need {
-                        need = d;
-                    }
-                }
-            }
-        } else {
-            for &p in &self.neighbend[v] {
-                let k = p / 2;
-                if self.exists[k] && k != skip {
-                    let d = self.cost[k] - self.dualvar[self.endpoint[p]];
-                    if d > need {
-                        need = d;
-                    }
+        let row = v * self.n;
+        for u in (0..self.n).filter(|&u| u != v && self.present_rows[row + u]) {
+            if self.edge(v, u) != skip {
+                let d = self.rows[row + u] - self.dualvar[u];
+                if d > need {
+                    need = d;
                 }
             }
         }
@@ -374,8 +340,8 @@ impl<W: Weight> Matcher<W> {
                 self.dualvar[v] = W::ZERO;
                 true
             }
-            Some(k) if self.present(k) => {
-                let tight = self.cost_of(k) - self.dualvar[self.end(self.mate[v])];
+            Some(k) if self.present_rows[k] => {
+                let tight = self.rows[k] - self.dualvar[self.end(self.mate[v])];
                 if tight >= others && tight >= W::ZERO {
                     self.dualvar[v] = tight;
                     true
@@ -387,20 +353,10 @@ impl<W: Weight> Matcher<W> {
         }
     }
 
-    /// Four times edge `k`'s weight: from the edge list, or in a complete graph from the rows.
-    #[inline(always)]
-    fn cost_of(&self, k: usize) -> W {
-        if self.dense() {
-            self.rows[k]
-        } else {
-            self.cost[k]
-        }
-    }
-
     #[inline(always)]
     fn slack(&self, k: usize) -> W {
         let (i, j) = (self.end(2 * k), self.end(2 * k + 1));
-        self.dualvar[i] + self.dualvar[j] - self.cost_of(k)
+        self.dualvar[i] + self.dualvar[j] - self.rows[k]
     }
 
     fn blossom_leaves(&self, b: usize, out: &mut Vec<usize>) {
@@ -428,12 +384,11 @@ impl<W: Weight> Matcher<W> {
         self.bestedge[w] = NONE;
         self.bestedge[b] = NONE;
         let root = if p == NONE { w } else { self.tree[self.end(p)] };
-        let leaves = self.leaves(b);
-        for &x in &leaves {
+        for x in self.leaves(b) {
             self.tree[x] = root;
         }
         if t == 1 {
-            self.queue.extend(leaves);
+            self.queue.push_back(b);
         } else {
             let base = self.blossombase[b];
             let mate = self.mate[base];
@@ -510,49 +465,68 @@ impl<W: Weight> Matcher<W> {
         self.labelend[b] = self.labelend[bb];
         self.dualvar[b] = W::ZERO;
         for v in self.leaves(b) {
-            if self.label[self.inblossom[v]] == 2 {
-                self.queue.push_back(v);
-            }
             self.inblossom[v] = b;
         }
-        let mut bestedgeto = vec![NONE; 2 * self.n];
         for &bv in &path {
-            let lists: Vec<Vec<usize>> = match self.blossombestedges[bv].take() {
-                Some(list) => vec![list],
-                None => self
-                    .leaves(bv)
-                    .into_iter()
-                    .map(|v| self.ends_from(v).into_iter().map(|p| p / 2).collect())
-                    .collect(),
-            };
-            for list in lists {
-                for k in list {
-                    if !self.present(k) {
-                        continue;
-                    }
-                    let (mut i, mut j) = (self.end(2 * k), self.end(2 * k + 1));
-                    if self.inblossom[j] == b {
-                        std::mem::swap(&mut i, &mut j);
-                    }
-                    let bj = self.inblossom[j];
-                    if bj != b
-                        && self.label[bj] == 1
-                        && (bestedgeto[bj] == NONE || self.slack(k) < self.slack(bestedgeto[bj]))
-                    {
-                        bestedgeto[bj] = k;
-                    }
-                }
-            }
             self.bestedge[bv] = NONE;
         }
-        let best: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        // The new blossom is scanned whole: its former T-leaves have not been, and its best
+        // edge to the other S-blossoms is found on the way.
         self.bestedge[b] = NONE;
-        for &k in &best {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b]) {
-                self.bestedge[b] = k;
+        self.reach[b - self.n].clear();
+        self.queue.push_back(b);
+    }
+
+    /// Brings blossom `b`'s nearest leaf towards each vertex up to date, its children's first
+    /// (a vertex child is its own nearest leaf): built whole when it has none, or when more
+    /// vertices changed since than a whole build costs; otherwise only the changed columns.
+    fn refresh_reach(&mut self, b: usize) {
+        let n = self.n;
+        let logged = self.changed_columns.len();
+        let built = !self.reach[b - n].is_empty();
+        if built && self.reach_version[b - n] == logged {
+            return;
+        }
+        for i in 0..self.blossomchilds[b].len() {
+            let c = self.blossomchilds[b][i];
+            if c >= n {
+                self.refresh_reach(c);
             }
         }
-        self.blossombestedges[b] = Some(best);
+        let since = self.reach_version[b - n];
+        self.reach_version[b - n] = logged;
+        let mut table = std::mem::take(&mut self.reach[b - n]);
+        if built && logged - since < n {
+            for &w in &self.changed_columns[since..logged] {
+                table[w as usize] = self.nearest_leaf(b, w as usize);
+            }
+        } else {
+            table.clear();
+            table.extend((0..n).map(|w| self.nearest_leaf(b, w)));
+        }
+        self.reach[b - n] = table;
+    }
+
+    /// Blossom `b`'s leaf nearest to `w`, from its children's (which are up to date): the
+    /// least slack less the dual at `w`, which all of `b`'s leaves share towards it.
+    fn nearest_leaf(&self, b: usize, w: usize) -> u32 {
+        let n = self.n;
+        let mut best = (NO_LEAF, W::ZERO);
+        for &c in &self.blossomchilds[b] {
+            let x = if c < n {
+                c as u32
+            } else {
+                self.reach[c - n][w]
+            };
+            if x == NO_LEAF || !self.present_rows[x as usize * n + w] {
+                continue;
+            }
+            let value = self.dualvar[x as usize] - self.rows[x as usize * n + w];
+            if best.0 == NO_LEAF || value < best.1 {
+                best = (x, value);
+            }
+        }
+        best.0
     }
 
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
@@ -635,8 +609,8 @@ impl<W: Weight> Matcher<W> {
         self.blossomchilds[b].clear();
         self.blossomendps[b].clear();
         self.blossombase[b] = NONE;
-        self.blossombestedges[b] = None;
         self.bestedge[b] = NONE;
+        self.reach[b - self.n].clear();
         self.unusedblossoms.push(b);
     }
 
@@ -727,6 +701,7 @@ impl<W: Weight> Matcher<W> {
     /// Matches: the vertices changed since the last call are freed first, then stages run from
     /// the free vertices until none can gain.
     pub(super) fn solve(&mut self) {
+        self.column_logged.fill(false);
         self.prepare();
         self.epoch += 1;
         let n = self.n;
@@ -735,14 +710,9 @@ impl<W: Weight> Matcher<W> {
                 self.label[b] = 0;
                 self.bestedge[b] = NONE;
             }
-            for b in n..2 * n {
-                self.blossombestedges[b] = None;
-            }
             for k in std::mem::take(&mut self.allowed) {
                 self.allowedge[k] = false;
-                if self.dense() {
-                    self.allowedge[(k % n) * n + k / n] = false;
-                }
+                self.allowedge[(k % n) * n + k / n] = false;
             }
             self.spent.fill(false);
             self.queue.clear();
@@ -765,44 +735,41 @@ impl<W: Weight> Matcher<W> {
             let mut augmented = false;
             let mut finished = false;
             loop {
-                while let Some(v) = self.queue.pop_front() {
-                    if augmented && self.in_spent_tree(v) {
+                while let Some(unit) = self.queue.pop_front() {
+                    // A unit taken into a blossom formed after it was queued is scanned with
+                    // that blossom.
+                    if self.blossomparent[unit] != NONE {
                         continue;
                     }
-                    let row = v * n;
-                    let dense = self.dense();
-                    let degree = if dense { n } else { self.neighbend[v].len() };
-                    for idx in 0..degree {
-                        // In a complete graph the neighbour is the index and the endpoint is
-                        // computed: the edge list is too large to read at random per edge.
-                        let (w, p) = if dense {
-                            if idx == v || !self.present_rows[row + idx] {
-                                continue;
-                            }
-                            (idx, self.endpoint_towards(v, idx))
-                        } else {
-                            let p = self.neighbend[v][idx];
-                            if !self.exists[p / 2] {
-                                continue;
-                            }
-                            (self.end(p), p)
+                    if augmented && self.in_spent_tree(self.blossombase[unit]) {
+                        continue;
+                    }
+                    // A vertex scans its own row; a blossom, for each vertex, the row of its
+                    // leaf nearest to it.
+                    let nearest = if unit >= n {
+                        self.refresh_reach(unit);
+                        std::mem::take(&mut self.reach[unit - n])
+                    } else {
+                        Vec::new()
+                    };
+                    for w in 0..n {
+                        let v = match nearest.get(w) {
+                            None => unit,
+                            Some(&NO_LEAF) => continue,
+                            Some(&x) => x as usize,
                         };
+                        let row = v * n;
+                        if w == v || !self.present_rows[row + w] {
+                            continue;
+                        }
+                        let p = self.endpoint_towards(v, w);
                         if self.inblossom[v] == self.inblossom[w] {
                             continue;
                         }
                         let k = p / 2;
                         let mut kslack = W::ZERO;
-                        let allowed = if dense {
-                            self.allowedge[row + w]
-                        } else {
-                            self.allowedge[k]
-                        };
-                        if !allowed {
-                            kslack = if dense {
-                                self.dualvar[v] + self.dualvar[w] - self.rows[row + w]
-                            } else {
-                                self.slack(k)
-                            };
+                        if !self.allowedge[row + w] {
+                            kslack = self.dualvar[v] + self.dualvar[w] - self.rows[row + w];
                             if kslack <= W::ZERO {
                                 self.allow(k);
                             }
@@ -857,6 +824,9 @@ impl<W: Weight> Matcher<W> {
                         {
                             self.set_best(w, k, kslack);
                         }
+                    }
+                    if unit >= n {
+                        self.reach[unit - n] = nearest;
                     }
                 }
                 if augmented {
@@ -960,11 +930,12 @@ impl<W: Weight> Matcher<W> {
                         if self.label[self.inblossom[i]] == 0 {
                             i = j;
                         }
-                        self.queue.push_back(i);
+                        self.queue.push_back(self.inblossom[i]);
                     }
                     3 => {
                         self.allow(deltaedge);
-                        self.queue.push_back(self.end(2 * deltaedge));
+                        self.queue
+                            .push_back(self.inblossom[self.end(2 * deltaedge)]);
                     }
                     _ => self.expand_blossom(deltablossom, false),
                 }

@@ -56,7 +56,8 @@ impl<W: Weight> Graph<W> {
 
 /// The matching of greatest total weight (edges of weight ≤ 0 may be left out); with
 /// `max_cardinality`, the greatest weight among the matchings with the most edges. Returns each
-/// vertex's partner. Edges are `(u, v, weight)` with `u != v`, vertices `0..n`.
+/// vertex's partner. Edges are `(u, v, weight)` with `u != v`, vertices `0..n`; the graph is held
+/// complete (memory grows with `n²`, whatever the number of edges).
 pub fn max_weight_matching<W: Weight>(
     n: usize,
     edges: &[(usize, usize, W)],

@@ -53,6 +53,29 @@ impl<const N: usize> Wide<N> {
         Wide::from_u64(1).shifted(bit)
     }
 
+    /// The value plus the small number `v` shifted left by `bit` (what is carried past the top
+    /// is lost): a field added in place, without shifting the whole value.
+    #[inline]
+    pub fn add_at(mut self, bit: u32, v: u64) -> Wide<N> {
+        let (limb, rest) = ((bit / 64) as usize, bit % 64);
+        let parts = [v << rest, if rest == 0 { 0 } else { v >> (64 - rest) }];
+        let mut carry = 0u64;
+        for i in limb..N {
+            let part = parts.get(i - limb).copied().unwrap_or(0);
+            if part == 0 && carry == 0 {
+                if i > limb + 1 {
+                    break;
+                }
+                continue;
+            }
+            let (sum, c1) = self.0[i].overflowing_add(part);
+            let (sum, c2) = sum.overflowing_add(carry);
+            self.0[i] = sum;
+            carry = (c1 || c2) as u64;
+        }
+        self
+    }
+
     /// The value with the small number `v` or-ed into its lowest limb.
     pub fn or(mut self, v: u64) -> Wide<N> {
         self.0[0] |= v;
@@ -209,6 +232,8 @@ mod tests {
             prop_assert_eq!(wide(a).half(), wide(a >> 1));
             prop_assert_eq!(wide(a).shifted(s), wide(a << s));
             prop_assert_eq!(wide(a).bit(s + 60), (a >> (s + 60)) & 1 == 1);
+            let small = (b as u64) & 0xffff;
+            prop_assert_eq!(wide(a).add_at(s * 5, small), wide(a + ((small as i128) << (s * 5))));
         }
     }
 
