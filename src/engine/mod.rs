@@ -3,6 +3,7 @@
 
 pub mod eval;
 pub mod search;
+mod table;
 
 pub use search::{Info, Limits, Outcome, Searcher};
 

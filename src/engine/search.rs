@@ -3,8 +3,9 @@
 //! reductions, repetition detection, and exact tablebase values inside the tree.
 
 use super::eval::evaluate;
+use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
-use crate::rules::moves::{Move, MoveList};
+use crate::rules::moves::{MAX_MOVES, Move, MoveList};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,15 +23,6 @@ pub fn is_decisive(score: i32) -> bool {
     score.abs() >= TB_WIN - MAX_PLY as i32
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u64,
-    score: i32,
-    depth: i8,
-    bound: u8,
-    best: u8,
-}
-
 /// Mate and tablebase scores count plies from the root; the table keeps them from the node, so a
 /// position reached at another ply reads the right distance.
 fn to_table(score: i32, ply: usize) -> i32 {
@@ -46,46 +38,6 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score - score.signum() * ply as i32
     } else {
         score
-    }
-}
-
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
-
-/// A transposition table: one entry per slot, replaced when the new search is at least as deep
-/// or the slot holds another position.
-pub struct Table {
-    slots: Vec<Entry>,
-    mask: usize,
-}
-
-impl Table {
-    /// A table of about `megabytes` MB (a power of two number of entries).
-    pub fn new(megabytes: usize) -> Table {
-        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
-        let size = want.next_power_of_two() / 2;
-        Table {
-            slots: vec![Entry::default(); size.max(1024)],
-            mask: size.max(1024) - 1,
-        }
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.slots[key as usize & self.mask];
-        (e.key == key && e.bound != 0).then_some(e)
-    }
-
-    fn store(&mut self, key: u64, e: Entry) {
-        let slot = &mut self.slots[key as usize & self.mask];
-        if slot.key != key || e.depth >= slot.depth || e.bound == EXACT {
-            *slot = e;
-        }
-    }
-
-    /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
-        self.slots.fill(Entry::default());
     }
 }
 
@@ -133,6 +85,22 @@ pub struct Outcome {
     pub pv: Vec<Move>,
 }
 
+/// One ply's room: its moves and the order to try them in, kept for the whole search so that
+/// no node builds a list (a move list is large: it has room for the most moves any position has).
+struct Frame {
+    moves: MoveList,
+    order: [(i64, u16); MAX_MOVES],
+}
+
+impl Frame {
+    fn new() -> Frame {
+        Frame {
+            moves: MoveList::new(),
+            order: [(0, 0); MAX_MOVES],
+        }
+    }
+}
+
 /// A searcher: its table and ordering heuristics persist between searches of one game.
 pub struct Searcher {
     table: Table,
@@ -145,6 +113,8 @@ pub struct Searcher {
     node_limit: Option<u64>,
     path: Vec<u64>,
     aborted: bool,
+    /// One frame per ply, lent to the search while it runs.
+    frames: Vec<Frame>,
 }
 
 impl Searcher {
@@ -161,6 +131,7 @@ impl Searcher {
             node_limit: None,
             path: Vec::new(),
             aborted: false,
+            frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
         }
     }
 
@@ -208,51 +179,63 @@ impl Searcher {
         })
     }
 
-    /// Orders moves: the table's move, then captures by size, killers, then by history.
-    fn order(&self, moves: &MoveList, tt_best: Option<usize>, ply: usize) -> Vec<usize> {
-        let mut scored: Vec<(i64, usize)> = moves
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let s = if Some(i) == tt_best {
-                    i64::MAX
-                } else if m.is_capture() {
-                    1_000_000_000 + i64::from(m.capture_count())
-                } else if self.killers[ply][0] == (m.from, m.to) {
-                    900_000_000
-                } else if self.killers[ply][1] == (m.from, m.to) {
-                    800_000_000
-                } else {
-                    i64::from(self.history[m.from as usize][m.to as usize])
-                };
-                (s, i)
-            })
-            .collect();
-        scored.sort_by_key(|s| std::cmp::Reverse(s.0));
-        scored.into_iter().map(|(_, i)| i).collect()
+    /// Orders the frame's moves: the table's move, then captures by size, killers, then by
+    /// history (a stable insertion sort: the lists are short, and nothing is allocated).
+    fn order(&self, frame: &mut Frame, tt_best: Option<usize>, ply: usize) {
+        let Frame { moves, order } = frame;
+        for (i, m) in moves.iter().enumerate() {
+            let s = if Some(i) == tt_best {
+                i64::MAX
+            } else if m.is_capture() {
+                1_000_000_000 + i64::from(m.capture_count())
+            } else if self.killers[ply][0] == (m.from, m.to) {
+                900_000_000
+            } else if self.killers[ply][1] == (m.from, m.to) {
+                800_000_000
+            } else {
+                i64::from(self.history[m.from as usize][m.to as usize])
+            };
+            let mut at = i;
+            while at > 0 && order[at - 1].0 < s {
+                order[at] = order[at - 1];
+                at -= 1;
+            }
+            order[at] = (s, i as u16);
+        }
     }
 
+    /// The value of `pos` (hash `key`) searched `depth` plies deep within `alpha`..`beta`;
+    /// `reversible` plies (king moves without capture) lead to it, the only ones in which a
+    /// position can repeat. `frames` holds this ply's frame and those of the plies below it.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
+        frames: &mut [Frame],
         pos: &Position,
+        key: u64,
         depth: i32,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        reversible: usize,
     ) -> i32 {
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let (frame, deeper) = frames
+            .split_first_mut()
+            .expect("a frame per ply: the search returns before MAX_PLY");
+        pos.generate_into(&mut frame.moves);
+        if frame.moves.is_empty() {
             return -MATE + ply as i32;
         }
-        let key = pos.zobrist();
         if ply > 0 {
-            // A position seen before on this path (or in the game) with the same side to move.
+            // A position seen before with the same side to move, since the last man move or
+            // capture (on this path or in the game).
             let n = self.path.len();
-            if self.path[..n.saturating_sub(1)]
+            let window = reversible.min(n - 1);
+            if self.path[n - 1 - window..n - 1]
                 .iter()
                 .rev()
                 .skip(1)
@@ -262,7 +245,7 @@ impl Searcher {
                 return 0;
             }
         }
-        let capture = moves.as_slice()[0].is_capture();
+        let capture = frame.moves.as_slice()[0].is_capture();
         if ply > 0
             && !capture
             && let Some(v) = self.probe(pos, ply as i32)
@@ -274,7 +257,7 @@ impl Searcher {
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either.
-        let depth = if capture || moves.len() == 1 {
+        let depth = if capture || frame.moves.len() == 1 {
             depth.max(1)
         } else {
             depth
@@ -298,18 +281,38 @@ impl Searcher {
                 return score;
             }
         }
-        let order = self.order(&moves, entry.map(|e| e.best as usize), ply);
+        self.order(frame, entry.map(|e| e.best as usize), ply);
         let original_alpha = alpha;
         let mut best = -INF;
-        let mut best_index = order[0];
-        for (n, &i) in order.iter().enumerate() {
-            let mv = moves.as_slice()[i];
+        let mut best_index = frame.order[0].1 as usize;
+        for n in 0..frame.moves.len() {
+            let i = frame.order[n].1 as usize;
+            let mv = frame.moves.as_slice()[i];
             let next = pos.play(&mv);
-            self.path.push(next.zobrist());
+            let next_key = next.zobrist();
+            self.table.prefetch(next_key);
+            let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
+                0
+            } else {
+                reversible + 1
+            };
+            self.path.push(next_key);
             let quiet = !mv.is_capture() && !next.has_capture();
+            let mut child = |s: &mut Searcher, depth: i32, alpha: i32, beta: i32| {
+                -s.negamax(
+                    deeper,
+                    &next,
+                    next_key,
+                    depth,
+                    alpha,
+                    beta,
+                    ply + 1,
+                    next_reversible,
+                )
+            };
             let mut score;
             if n == 0 {
-                score = -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1);
+                score = child(self, depth - 1, -beta, -alpha);
             } else {
                 // Late quiet moves are searched less deeply first.
                 let reduce = if depth >= 3 && n >= 3 && quiet {
@@ -317,12 +320,12 @@ impl Searcher {
                 } else {
                     0
                 };
-                score = -self.negamax(&next, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1);
+                score = child(self, depth - 1 - reduce, -alpha - 1, -alpha);
                 if score > alpha && reduce > 0 {
-                    score = -self.negamax(&next, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    score = child(self, depth - 1, -alpha - 1, -alpha);
                 }
                 if score > alpha && score < beta {
-                    score = -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1);
+                    score = child(self, depth - 1, -beta, -alpha);
                 }
             }
             self.path.pop();
@@ -437,8 +440,21 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 2)
             .min(MAX_PLY as u32 - 2);
         let mut last_best = None;
+        let mut frames = std::mem::take(&mut self.frames);
+        let root_key = root.zobrist();
         for depth in 1..=max_depth {
-            let score = self.negamax(root, depth as i32, -INF, INF, 0);
+            // The game's history comes without its moves: every position of it may repeat.
+            let reversible = self.path.len() - 1;
+            let score = self.negamax(
+                &mut frames,
+                root,
+                root_key,
+                depth as i32,
+                -INF,
+                INF,
+                0,
+                reversible,
+            );
             if self.aborted {
                 break;
             }
@@ -479,6 +495,7 @@ impl Searcher {
                 }
             }
         }
+        self.frames = frames;
         outcome.nodes = self.nodes;
         outcome
     }

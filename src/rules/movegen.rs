@@ -23,6 +23,12 @@ impl Position {
         list
     }
 
+    /// All legal moves of the side to move, into `list` (emptied first): a caller that keeps
+    /// one list per ply, as a search does, never builds a new one.
+    pub fn generate_into(&self, list: &mut MoveList) {
+        with_rules!(self.variant, R => generate::<R>(self, list));
+    }
+
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
         with_rules!(self.variant, R => has_capture::<R>(self))
@@ -591,6 +597,7 @@ pub(crate) fn route_matches<R: RuleSet>(pos: &Position, mv: &Move, stops: &[u8])
 #[cfg(test)]
 mod tests {
     use crate::rules::board::Square;
+    use crate::rules::moves::MoveList;
     use crate::rules::notation::{long_text, move_text, parse_fen, parse_move};
     use crate::rules::piece::Kind;
     use crate::rules::variant::Variant;
@@ -615,6 +622,24 @@ mod tests {
     const I: Variant = Variant::International;
     const F: Variant = Variant::Frisian;
     const E: Variant = Variant::English;
+
+    #[test]
+    fn a_reused_list_holds_the_new_positions_moves_only() {
+        // A long capture list first, then positions with fewer and with quiet moves: nothing of
+        // the earlier list may remain.
+        let mut reused = MoveList::new();
+        for (v, fen) in [
+            (I, "W:W27,28,32,33,K46:B7,8,9,12,13,17,18,19,22,23"),
+            (I, "W:W33,47:B28,K42"),
+            (I, "W:W31-50:B1-20"),
+            (F, "W:W32,35,K46:B30,41"),
+            (E, "B:W21-32:B1-12"),
+        ] {
+            let pos = parse_fen(fen, v).unwrap();
+            pos.generate_into(&mut reused);
+            assert_eq!(reused.as_slice(), pos.legal_moves().as_slice(), "{v} {fen}");
+        }
+    }
 
     #[test]
     fn capture_value_beats_count_man_against_king() {
