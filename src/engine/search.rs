@@ -41,6 +41,23 @@ fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The score `entry` proves at a node searched `depth` plies deep within `alpha`..`beta` (never
+/// at the root, which must choose a move).
+fn table_cut(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+    let e = entry?;
+    if ply == 0 || i32::from(e.depth) < depth {
+        return None;
+    }
+    let score = from_table(e.score, ply);
+    let hit = match e.bound {
+        EXACT => true,
+        LOWER => score >= beta,
+        UPPER => score <= alpha,
+        _ => false,
+    };
+    hit.then_some(score)
+}
+
 /// What limits a search.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
@@ -223,13 +240,6 @@ impl Searcher {
         if self.out_of_budget() {
             return 0;
         }
-        let (frame, deeper) = frames
-            .split_first_mut()
-            .expect("a frame per ply: the search returns before MAX_PLY");
-        pos.generate_into(&mut frame.moves);
-        if frame.moves.is_empty() {
-            return -MATE + ply as i32;
-        }
         if ply > 0 {
             // A position seen before with the same side to move, since the last man move or
             // capture (on this path or in the game).
@@ -245,6 +255,22 @@ impl Searcher {
                 return 0;
             }
         }
+        // The table first when the node is searched anyway (a hit spares the moves); a leaf
+        // that turns out to have a capture asks it below.
+        let mut entry = None;
+        if depth >= 1 {
+            entry = self.table.probe(key);
+            if let Some(score) = table_cut(entry, depth, alpha, beta, ply) {
+                return score;
+            }
+        }
+        let (frame, deeper) = frames
+            .split_first_mut()
+            .expect("a frame per ply: the search returns before MAX_PLY");
+        pos.generate_into(&mut frame.moves);
+        if frame.moves.is_empty() {
+            return -MATE + ply as i32;
+        }
         let capture = frame.moves.as_slice()[0].is_capture();
         if ply > 0
             && !capture
@@ -257,30 +283,16 @@ impl Searcher {
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either.
-        let depth = if capture || frame.moves.len() == 1 {
-            depth.max(1)
-        } else {
-            depth
-        };
-        if depth <= 0 {
-            return evaluate(pos);
-        }
-        let entry = self.table.probe(key);
-        if let Some(e) = entry
-            && ply > 0
-            && i32::from(e.depth) >= depth
-        {
-            let score = from_table(e.score, ply);
-            let hit = match e.bound {
-                EXACT => true,
-                LOWER => score >= beta,
-                UPPER => score <= alpha,
-                _ => false,
-            };
-            if hit {
+        if depth < 1 {
+            if !capture && frame.moves.len() > 1 {
+                return evaluate(pos);
+            }
+            entry = self.table.probe(key);
+            if let Some(score) = table_cut(entry, 1, alpha, beta, ply) {
                 return score;
             }
         }
+        let depth = depth.max(1);
         self.order(frame, entry.map(|e| e.best as usize), ply);
         let original_alpha = alpha;
         let mut best = -INF;
@@ -297,7 +309,6 @@ impl Searcher {
                 reversible + 1
             };
             self.path.push(next_key);
-            let quiet = !mv.is_capture() && !next.has_capture();
             let mut child = |s: &mut Searcher, depth: i32, alpha: i32, beta: i32| {
                 -s.negamax(
                     deeper,
@@ -315,7 +326,7 @@ impl Searcher {
                 score = child(self, depth - 1, -beta, -alpha);
             } else {
                 // Late quiet moves are searched less deeply first.
-                let reduce = if depth >= 3 && n >= 3 && quiet {
+                let reduce = if depth >= 3 && n >= 3 && !mv.is_capture() && !next.has_capture() {
                     1 + i32::from(n >= 8 && depth >= 6)
                 } else {
                     0
