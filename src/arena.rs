@@ -9,7 +9,7 @@ use crate::play::{LiveGame, Notice, Options};
 use crate::rules::board::Position;
 use crate::rules::game::{Game, Outcome, Reason};
 use crate::rules::moves::Move;
-use crate::rules::notation::parse_move;
+use crate::rules::notation::{parse_fen, parse_move};
 use crate::rules::pdn::PdnGame;
 use crate::rules::piece::Color;
 use crate::rules::variant::Variant;
@@ -70,29 +70,62 @@ impl Seat {
     }
 }
 
+/// The lines of an openings file with their numbers: `#` comments and blank lines left out.
+fn opening_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, raw)| (i + 1, raw.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty())
+}
+
+/// One opening's moves in PDN text (`32-28 19-23`, move numbers allowed), each checked to be
+/// legal in turn from the variant's start.
+fn opening_moves(line: &str, variant: Variant) -> Result<Vec<Move>, String> {
+    let mut pos = Position::start(variant);
+    let mut moves = Vec::new();
+    for word in line.split_whitespace() {
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() && word.contains('.'));
+        let word = word.trim_start_matches('.');
+        if word.is_empty() {
+            continue;
+        }
+        let mv = parse_move(&pos, word).map_err(|e| e.to_string())?;
+        pos = pos.play(&mv);
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
 /// Reads an openings file: one opening a line, moves in PDN text (`32-28 19-23`, move numbers
 /// allowed), `#` comments; each opening is checked to be legal in the variant.
 pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let mut pos = Position::start(variant);
-        let mut moves = Vec::new();
-        for word in line.split_whitespace() {
-            let word = word.trim_start_matches(|c: char| c.is_ascii_digit() && word.contains('.'));
-            let word = word.trim_start_matches('.');
-            if word.is_empty() {
-                continue;
-            }
-            let mv = parse_move(&pos, word).map_err(|e| format!("line {}: {e}", i + 1))?;
-            pos = pos.play(&mv);
-            moves.push(mv);
-        }
-        out.push(moves);
+    let out = opening_lines(text)
+        .map(|(n, line)| opening_moves(line, variant).map_err(|e| format!("line {n}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if out.is_empty() {
+        return Err("no openings in the file".into());
     }
+    Ok(out)
+}
+
+/// Reads the start positions of an openings file whose lines are either moves, as
+/// [`read_openings`] reads them, or positions in FEN (`W:W31-50:B1-20`, as the engine authors'
+/// ballot files write them).
+pub fn read_opening_positions(text: &str, variant: Variant) -> Result<Vec<Position>, String> {
+    let out = opening_lines(text)
+        .map(|(n, line)| {
+            let position = if line.starts_with(['W', 'B']) && line.contains(':') {
+                parse_fen(line, variant).map_err(|e| e.to_string())
+            } else {
+                opening_moves(line, variant).map(|moves| {
+                    moves
+                        .iter()
+                        .fold(Position::start(variant), |pos, m| pos.play(m))
+                })
+            };
+            position.map_err(|e| format!("line {n}: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     if out.is_empty() {
         return Err("no openings in the file".into());
     }
@@ -478,6 +511,24 @@ mod tests {
         assert_eq!(o[0].len(), 2);
         assert!(read_openings("32-29\n", v).unwrap_err().contains("line 1"));
         assert!(read_openings("# nothing\n", v).is_err());
+        // Positions too, for DXP games: a ballot in FEN and an opening in moves.
+        let starts = read_opening_positions(
+            "W:W26,32-50:B1-15,17-21 # after 31-26 16-21\n32-28 19-23\n",
+            v,
+        )
+        .unwrap();
+        assert_eq!(starts.len(), 2);
+        assert_eq!(starts[0], parse_fen("W:W26,32-50:B1-15,17-21", v).unwrap());
+        let mut after = Position::start(v);
+        for m in &read_openings("32-28 19-23", v).unwrap()[0] {
+            after = after.play(m);
+        }
+        assert_eq!(starts[1], after);
+        assert!(
+            read_opening_positions("32-28\nW:W99:B1\n", v)
+                .unwrap_err()
+                .contains("line 2")
+        );
         assert_eq!(two_ply_openings(v).len(), 81);
         // The openings that ship with the program are legal.
         for (v, text) in [

@@ -44,7 +44,7 @@ pub(crate) struct DxpArgs {
     /// Start from this position (with --connect).
     #[arg(long, conflicts_with_all = ["openings", "two_ply"])]
     fen: Option<String>,
-    /// Openings file (one a line): each pair of games starts from the next opening.
+    /// Openings file, one a line, in moves or FEN: each pair of games starts from the next opening.
     #[arg(long, conflicts_with = "two_ply")]
     openings: Option<PathBuf>,
     /// Each pair of games starts from the next two-ply opening of the variant.
@@ -114,10 +114,17 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
             (Some(f), _) => {
                 let text = std::fs::read_to_string(f)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
-                draughts::arena::read_openings(&text, variant)
+                draughts::arena::read_opening_positions(&text, variant)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?
             }
-            (None, true) => draughts::arena::two_ply_openings(variant),
+            (None, true) => draughts::arena::two_ply_openings(variant)
+                .iter()
+                .map(|moves| {
+                    moves
+                        .iter()
+                        .fold(draughts::Position::start(variant), |pos, m| pos.play(m))
+                })
+                .collect(),
             (None, false) => Vec::new(),
         };
         let starts = match fen {
@@ -125,16 +132,7 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
                 &f, variant,
             )?)],
             None if lines.is_empty() => vec![Start::Initial],
-            None => lines
-                .iter()
-                .map(|moves| {
-                    let mut pos = draughts::Position::start(variant);
-                    for m in moves {
-                        pos = pos.play(m);
-                    }
-                    Start::Position(pos)
-                })
-                .collect(),
+            None => lines.into_iter().map(Start::Position).collect(),
         };
         let request = session::Request {
             games,

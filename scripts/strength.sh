@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Engine strength against Moby Dam (International), over DXP, release build: our engine asks
+# Moby Dam (served by ../shared/peers/mobydam-serve.sh, with its opening book) for GAMES games
+# from the 2-move ballots engine authors use, each ballot played in both colours, both sides
+# thinking SECONDS a move and neither with endgame tables. Prints every result, the score with
+# its Elo difference and 95% interval, and the PDN file of the games.
+# Usage: scripts/strength.sh [games=100] [seconds-a-move=0.3] [port=27631]
+#   STRENGTH_PDN=file.pdn to choose where the games are written.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+peers=../shared/peers
+if [[ ! -f $peers/build.sh || ! -f $peers/mobydam-serve.sh ]]; then
+  echo "../shared/peers is absent: Moby Dam is needed as the opponent." >&2
+  echo "Get its source (github.com/rhalbersma/mobydam) into ../shared/peers/mobydam with the" >&2
+  echo "peers' build.sh and mobydam-serve.sh beside it, then run this again." >&2
+  exit 2
+fi
+games=${1:-100}
+seconds=${2:-0.3}
+port=${3:-27631}
+ms=$(awk -v s="$seconds" 'BEGIN { printf "%d", s * 1000 }')
+ballots="$peers/mobydam/test/2-move ballots matchfile.fen"
+cargo build --release --quiet
+work=$(mktemp -d)
+pdn=${STRENGTH_PDN:-$work/games.pdn}
+bash "$peers/mobydam-serve.sh" "$port" "$ms" "$work" >"$work/serve.log" 2>&1 &
+serve=$!
+trap 'kill $serve 2>/dev/null; wait $serve 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  grep -q listening "$work/serve.log" && break
+  sleep 0.2
+done
+grep -q listening "$work/serve.log" || { cat "$work/serve.log" >&2; exit 1; }
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
+echo "draughts against Moby Dam: $games games from the 2-move ballots, ${seconds} s a move, no tables"
+target/release/draughts dxp --connect "127.0.0.1:$port" --games "$games" --openings "$ballots" \
+  --move-time "$seconds" --time 10 --tablebases "$work/no-tables-here" --pdn "$pdn" \
+  | tee "$work/match.log" | grep --line-buffered -E '^game [0-9]+: [0-9]|^draughts .*: '
+echo "games: $pdn"
