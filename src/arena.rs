@@ -117,11 +117,7 @@ pub fn read_opening_positions(text: &str, variant: Variant) -> Result<Vec<Positi
             let position = if line.starts_with(['W', 'B']) && line.contains(':') {
                 parse_fen(line, variant).map_err(|e| e.to_string())
             } else {
-                opening_moves(line, variant).map(|moves| {
-                    moves
-                        .iter()
-                        .fold(Position::start(variant), |pos, m| pos.play(m))
-                })
+                opening_moves(line, variant).map(|moves| opening_position(&moves, variant))
             };
             position.map_err(|e| format!("line {n}: {e}"))
         })
@@ -130,6 +126,13 @@ pub fn read_opening_positions(text: &str, variant: Variant) -> Result<Vec<Positi
         return Err("no openings in the file".into());
     }
     Ok(out)
+}
+
+/// The position after an opening's moves from the variant's start.
+pub fn opening_position(moves: &[Move], variant: Variant) -> Position {
+    moves
+        .iter()
+        .fold(Position::start(variant), |pos, m| pos.play(m))
 }
 
 /// Every two-ply start of a variant (used when no openings file is given).
@@ -519,11 +522,12 @@ mod tests {
         .unwrap();
         assert_eq!(starts.len(), 2);
         assert_eq!(starts[0], parse_fen("W:W26,32-50:B1-15,17-21", v).unwrap());
-        let mut after = Position::start(v);
-        for m in &read_openings("32-28 19-23", v).unwrap()[0] {
-            after = after.play(m);
-        }
+        let after = parse_fen("W:W28,31,33-50:B1-18,20,23", v).unwrap();
         assert_eq!(starts[1], after);
+        assert_eq!(
+            opening_position(&read_openings("32-28 19-23", v).unwrap()[0], v),
+            after
+        );
         assert!(
             read_opening_positions("32-28\nW:W99:B1\n", v)
                 .unwrap_err()

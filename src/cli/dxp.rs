@@ -119,11 +119,7 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
             }
             (None, true) => draughts::arena::two_ply_openings(variant)
                 .iter()
-                .map(|moves| {
-                    moves
-                        .iter()
-                        .fold(draughts::Position::start(variant), |pos, m| pos.play(m))
-                })
+                .map(|moves| draughts::arena::opening_position(moves, variant))
                 .collect(),
             (None, false) => Vec::new(),
         };

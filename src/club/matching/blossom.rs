@@ -701,6 +701,12 @@ impl<W: Weight> Matcher<W> {
     /// Matches: the vertices changed since the last call are freed first, then stages run from
     /// the free vertices until none can gain.
     pub(super) fn solve(&mut self) {
+        // The log of changed vertices stays within a few rows: past them, a table brought up to
+        // date column by column would be rebuilt whole anyway, so all are dropped with it.
+        if self.changed_columns.len() > 4 * self.n {
+            self.changed_columns.clear();
+            self.reach.iter_mut().for_each(Vec::clear);
+        }
         self.column_logged.fill(false);
         self.prepare();
         self.epoch += 1;
