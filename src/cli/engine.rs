@@ -33,6 +33,10 @@ pub(crate) enum EngineCommand {
         #[arg(long)]
         tablebases: Option<PathBuf>,
     },
+    /// Play the engine against itself and write the games as PDN (the evaluation's training data).
+    Selfplay(super::learn::SelfplayArgs),
+    /// Fit the evaluation's weights to the positions of PDN games.
+    Train(super::learn::TrainArgs),
     /// Search the benchmark positions to a fixed depth and report nodes and speed.
     Bench {
         /// Depth of each search.
@@ -89,6 +93,8 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 None => println!("best=none (no legal move)"),
             }
         }
+        EngineCommand::Selfplay(args) => super::learn::selfplay(args)?,
+        EngineCommand::Train(args) => super::learn::train_weights(args)?,
         EngineCommand::Bench { depth } => {
             let started = Instant::now();
             let mut total = 0u64;

@@ -5,6 +5,7 @@ pub(crate) mod club;
 pub(crate) mod dxp;
 pub(crate) mod engine;
 pub(crate) mod hub;
+pub(crate) mod learn;
 pub(crate) mod r#match;
 pub(crate) mod output;
 pub(crate) mod pdn;

@@ -2,6 +2,7 @@
 //! so the screen and the clocks never wait for it.
 
 pub mod eval;
+pub mod learn;
 pub mod search;
 mod table;
 

@@ -2,7 +2,7 @@
 //! capture sequences always searched to the end, killer and history move ordering, late-move
 //! reductions, repetition detection, and exact tablebase values inside the tree.
 
-use super::eval::evaluate;
+use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
 use crate::rules::moves::{MAX_MOVES, Move, MoveList};
@@ -132,6 +132,8 @@ pub struct Searcher {
     aborted: bool,
     /// One frame per ply, lent to the search while it runs.
     frames: Vec<Frame>,
+    /// Evaluation weights other than the shipped ones (training and matches between versions).
+    model: Option<Arc<Model>>,
 }
 
 impl Searcher {
@@ -149,6 +151,19 @@ impl Searcher {
             path: Vec::new(),
             aborted: false,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
+            model: None,
+        }
+    }
+
+    /// Evaluates with `model` instead of the shipped weights (`None`: the shipped ones again).
+    pub fn set_model(&mut self, model: Option<Arc<Model>>) {
+        self.model = model;
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match &self.model {
+            Some(m) if m.variant() == pos.variant() => m.evaluate(pos),
+            _ => builtin(pos.variant()).evaluate(pos),
         }
     }
 
@@ -279,13 +294,13 @@ impl Searcher {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either.
         if depth < 1 {
             if !capture && frame.moves.len() > 1 {
-                return evaluate(pos);
+                return self.evaluate(pos);
             }
             entry = self.table.probe(key);
             if let Some(score) = table_cut(entry, 1, alpha, beta, ply) {

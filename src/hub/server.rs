@@ -7,6 +7,7 @@
 use super::{
     HubError, Line, move_text, parse_move, parse_position, quote, variant_name, variant_of,
 };
+use crate::engine::eval::Model;
 use crate::engine::search::{MATE, TB_WIN, is_decisive};
 use crate::engine::{Info, Limits, Searcher};
 use crate::rules::board::Position;
@@ -130,6 +131,8 @@ struct Engine {
     hash: usize,
     tablebase_dir: Option<PathBuf>,
     tablebase: Option<Arc<Tablebase>>,
+    /// Evaluation weights other than the shipped ones (`draughts hub --weights`).
+    weights: Option<Arc<Model>>,
     searcher: Option<Searcher>,
     running: Option<(JoinHandle<Searcher>, Arc<AtomicBool>)>,
     /// Set on `ponder-hit`: the search may now end by the clock.
@@ -142,9 +145,11 @@ struct Engine {
 impl Engine {
     fn searcher(&mut self) -> Searcher {
         self.finish();
-        self.searcher
-            .take()
-            .unwrap_or_else(|| Searcher::new(self.hash, self.tablebase.clone()))
+        self.searcher.take().unwrap_or_else(|| {
+            let mut s = Searcher::new(self.hash, self.tablebase.clone());
+            s.set_model(self.weights.clone());
+            s
+        })
     }
 
     /// Waits for a running search to end (it prints its own `done`).
@@ -359,8 +364,10 @@ pub fn serve(
     input: impl BufRead,
     output: Box<dyn Write + Send>,
     tablebases: Option<PathBuf>,
+    weights: Option<Arc<Model>>,
 ) -> io::Result<()> {
     let mut engine = Engine {
+        weights,
         out: Arc::new(Mutex::new(output)),
         variant: Variant::International,
         hash: 64,
@@ -427,6 +434,7 @@ mod tests {
             script.as_bytes(),
             Box::new(Shared(Arc::clone(&buffer))),
             Some(PathBuf::from("/nonexistent")),
+            None,
         )
         .unwrap();
         let bytes = buffer.lock().unwrap().clone();

@@ -34,6 +34,13 @@ impl Position {
         with_rules!(self.variant, R => has_capture::<R>(self))
     }
 
+    /// Whether the side not to move could capture if it were its turn: a threat.
+    pub fn opponent_has_capture(&self) -> bool {
+        let mut other = *self;
+        other.side = self.side.opposite();
+        other.has_capture()
+    }
+
     /// The position after a move. The move must be one of this position's legal moves.
     pub fn play(&self, mv: &Move) -> Position {
         with_rules!(self.variant, R => make::<R>(self, mv))

@@ -1,0 +1,201 @@
+//! `draughts engine selfplay` and `draughts engine train`: the evaluation's training pipeline.
+
+use anyhow::{Context, Result, bail};
+use draughts::Variant;
+use draughts::engine::eval::{Model, builtin, features::Global};
+use draughts::engine::learn::{Samples, SelfPlay, TrainSettings, train};
+use draughts::rules::pdn;
+use draughts::tablebase::{self, progress::Progress, progress::Report};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Arguments of `draughts engine selfplay`.
+#[derive(clap::Args)]
+pub(crate) struct SelfplayArgs {
+    /// international, frisian or english.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Number of the first game (to extend a run: game i is the same in any run of a seed).
+    #[arg(long, default_value_t = 0)]
+    first: u64,
+    /// Seed of the random opening plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Nodes searched for each move.
+    #[arg(long, default_value_t = 4000)]
+    nodes: u64,
+    /// Plies played at random from the start.
+    #[arg(long, default_value_t = 6)]
+    random_plies: usize,
+    /// Plies after which a game is drawn.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Weights file to play with, or `initial` (the untrained start) [default: the shipped ones].
+    #[arg(long)]
+    weights: Option<String>,
+    /// Tablebases: games end with their exact result once the tables hold the position.
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
+    /// Games played at once [default: every core].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// The PDN file to write.
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Arguments of `draughts engine train`.
+#[derive(clap::Args)]
+pub(crate) struct TrainArgs {
+    /// international, frisian or english.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// PDN files of games (self-play or collections); games of other variants are skipped.
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// Weights to start from, or `initial` [default: initial].
+    #[arg(long)]
+    from: Option<String>,
+    /// The weights file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = TrainSettings::default().epochs)]
+    epochs: usize,
+    /// Initial step size.
+    #[arg(long, default_value_t = TrainSettings::default().rate)]
+    rate: f64,
+    /// L2 pull towards the starting weights.
+    #[arg(long, default_value_t = TrainSettings::default().l2)]
+    l2: f64,
+    /// Seed of the sample order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Plies of each game not used (random openings).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+    /// Tablebases: positions they hold are labelled with their exact value.
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
+}
+
+/// Reads weights named on the command line: a file, `initial`, or the shipped ones.
+fn weights(name: Option<&str>, variant: Variant, default: fn(Variant) -> Model) -> Result<Model> {
+    match name {
+        None => Ok(default(variant)),
+        Some("initial") => Ok(Model::initial(variant)),
+        Some("builtin") => Ok(builtin(variant).clone()),
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| path.to_string())?;
+            Model::from_bytes(&bytes, variant).with_context(|| path.to_string())
+        }
+    }
+}
+
+fn tables(dir: Option<&Path>, variant: Variant) -> Result<Option<Arc<tablebase::Tablebase>>> {
+    match dir {
+        None => Ok(None),
+        Some(d) => tablebase::open_if_present(d, variant).map_err(anyhow::Error::msg),
+    }
+}
+
+/// Plays the self-play games and writes them.
+pub(crate) fn selfplay(args: SelfplayArgs) -> Result<()> {
+    let variant: Variant = args.variant.parse()?;
+    let model = weights(args.weights.as_deref(), variant, |v| builtin(v).clone())?;
+    let settings = SelfPlay {
+        variant,
+        seed: args.seed,
+        nodes: args.nodes.max(1),
+        random_plies: args.random_plies,
+        max_plies: args.max_plies.max(1),
+        model: Some(Arc::new(model)),
+        tablebase: tables(args.tablebases.as_deref(), variant)?,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let progress = Progress::start(Report::for_stdout(), "self-play", args.games);
+    let done = AtomicU64::new(0);
+    let every = (args.games / 20).max(1);
+    let lines = Report::for_stdout() == Report::Lines;
+    let games = pool.install(|| {
+        settings.run(args.first, args.games, &|| {
+            progress.inc(1);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if lines && n.is_multiple_of(every) {
+                println!("self-play: {n}/{} games", args.games);
+            }
+        })
+    });
+    let text = pdn::write_games(&games);
+    draughts::config::write_atomic(&args.out, text.as_bytes())
+        .with_context(|| args.out.display().to_string())?;
+    let (mut white, mut draws, mut black) = (0, 0, 0);
+    for g in &games {
+        match g.result {
+            pdn::GameResult::Win(draughts::Color::White) => white += 1,
+            pdn::GameResult::Win(draughts::Color::Black) => black += 1,
+            _ => draws += 1,
+        }
+    }
+    progress.finish(&format!(
+        "{} games (White wins {white}, draws {draws}, Black wins {black}) written to {}",
+        games.len(),
+        args.out.display()
+    ));
+    Ok(())
+}
+
+/// Fits the weights and writes them.
+pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
+    let variant: Variant = args.variant.parse()?;
+    let start = weights(args.from.as_deref(), variant, Model::initial)?;
+    let tb = tables(args.tablebases.as_deref(), variant)?;
+    let mut samples = Samples::default();
+    let mut read = 0usize;
+    for path in &args.games {
+        let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+        for game in pdn::read_bytes(&bytes, variant).into_iter().flatten() {
+            if game.variant != variant {
+                continue;
+            }
+            samples.add_game(&game, read, args.skip, tb.as_deref());
+            read += 1;
+        }
+    }
+    if samples.train.is_empty() {
+        bail!("no finished {variant} game with a quiet position in the files given");
+    }
+    println!(
+        "{read} games: {} positions to train on, {} held out, {} valued by the tablebases",
+        samples.train.len(),
+        samples.held_out.len(),
+        samples.from_tables
+    );
+    let settings = TrainSettings {
+        epochs: args.epochs,
+        rate: args.rate,
+        l2: args.l2,
+        seed: args.seed,
+    };
+    let model = train(variant, &start, &mut samples, &settings, &mut |e| {
+        println!(
+            "epoch {:>2}: loss {:.5} on the training positions, {:.5} held out, scale {:.1}",
+            e.number, e.train_loss, e.held_out_loss, e.scale
+        );
+    });
+    let (_, globals, tempo) = model.units();
+    for g in Global::ALL {
+        println!("{:>22}: {:+.2}", g.name(), globals[g as usize]);
+    }
+    println!("{:>22}: {tempo:+.2}", "tempo");
+    draughts::config::write_atomic(&args.out, &model.to_bytes())
+        .with_context(|| args.out.display().to_string())?;
+    println!("weights written to {}", args.out.display());
+    Ok(())
+}

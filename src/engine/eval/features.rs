@@ -1,0 +1,369 @@
+//! What the evaluation sees of a position, read the same way when playing and when training.
+//!
+//! Each side is seen from its own point of view, moving up the board: the other side's pieces
+//! are turned half round ([`Geometry::flip`]) so that one set of weights serves both. A side's
+//! view gives a **pattern index** for every region of 4 × 4 squares (its 8 dark squares, each
+//! empty, own man or opposing man: 3⁸ configurations; kings count as empty there and are valued
+//! by the whole-board terms) and a handful of **whole-board terms** ([`Global`]).
+
+use crate::rules::board::Position;
+use crate::rules::geometry::{DL, DR, Geometry, UL, UR};
+use crate::rules::piece::Color;
+use std::sync::OnceLock;
+
+/// Dark squares in one region.
+pub const REGION_SQUARES: usize = 8;
+/// Configurations of one region: each square empty, own man or opposing man.
+pub const CONFIGURATIONS: usize = 6561;
+/// The most regions a board has (28 on 10 × 10, 15 on 8 × 8).
+pub const MAX_REGIONS: usize = 28;
+
+/// The whole-board terms, counted for one side from its own point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Global {
+    /// Men.
+    Man,
+    /// Kings.
+    King,
+    /// Having at least one king (the first king is worth more than the next).
+    FirstKing,
+    /// Men one row from promotion that nothing can stop.
+    Runaway1,
+    /// Men two rows from promotion that nothing can stop.
+    Runaway2,
+    /// Men three rows from promotion that nothing can stop.
+    Runaway3,
+    /// Squares the kings can move to.
+    KingMobility,
+    /// Difference between the men on the two wings.
+    Imbalance,
+    /// Rows advanced, summed over the men.
+    Advance,
+}
+
+impl Global {
+    /// Every term, in the order of the weights.
+    pub const ALL: [Global; 9] = [
+        Global::Man,
+        Global::King,
+        Global::FirstKing,
+        Global::Runaway1,
+        Global::Runaway2,
+        Global::Runaway3,
+        Global::KingMobility,
+        Global::Imbalance,
+        Global::Advance,
+    ];
+
+    /// Its name in the weights' report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Global::Man => "man",
+            Global::King => "king",
+            Global::FirstKing => "first king",
+            Global::Runaway1 => "runaway (1 row to go)",
+            Global::Runaway2 => "runaway (2 rows)",
+            Global::Runaway3 => "runaway (3 rows)",
+            Global::KingMobility => "king mobility",
+            Global::Imbalance => "wing imbalance",
+            Global::Advance => "advance",
+        }
+    }
+}
+
+/// Number of whole-board terms.
+pub const GLOBALS: usize = Global::ALL.len();
+
+/// One side's pieces, seen from its own side of the board (its men move towards row 0).
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    men: u64,
+    kings: u64,
+    opp_men: u64,
+    opp_kings: u64,
+}
+
+impl View {
+    /// The position as `color` sees it.
+    #[inline]
+    pub fn of(pos: &Position, color: Color) -> View {
+        let (own, opp) = match color {
+            Color::White => (pos.white, pos.black),
+            Color::Black => (pos.black, pos.white),
+        };
+        let v = View {
+            men: own & !pos.kings,
+            kings: own & pos.kings,
+            opp_men: opp & !pos.kings,
+            opp_kings: opp & pos.kings,
+        };
+        match color {
+            Color::White => v,
+            Color::Black => {
+                let g = pos.variant().geometry();
+                View {
+                    men: g.flip(v.men),
+                    kings: g.flip(v.kings),
+                    opp_men: g.flip(v.opp_men),
+                    opp_kings: g.flip(v.opp_kings),
+                }
+            }
+        }
+    }
+}
+
+/// Where each region's squares are, and the masks the whole-board terms use, for one board.
+pub struct Tables {
+    /// Per region, the bit of its first square in each of its four rows (the second is the next
+    /// bit: a region covers two neighbouring dark squares of a row).
+    regions: Vec<[u8; 4]>,
+    /// Squares on the left half of the board.
+    left: u64,
+    /// Squares of each row, row 0 at the top.
+    rows: Vec<u64>,
+    /// Binary digits read as ternary ones: `ternary[b]` = Σ bitₖ · 3ᵏ.
+    ternary: [u16; 256],
+}
+
+impl Tables {
+    /// The tables of a board.
+    pub fn of(g: &'static Geometry) -> &'static Tables {
+        static TEN: OnceLock<Tables> = OnceLock::new();
+        static EIGHT: OnceLock<Tables> = OnceLock::new();
+        let cell = if g.width == 5 { &TEN } else { &EIGHT };
+        cell.get_or_init(|| Tables::build(g))
+    }
+
+    fn build(g: &Geometry) -> Tables {
+        let w = g.width as usize;
+        let size = 2 * w;
+        // Row r starts at bit r·w + r/2 (a ghost bit follows every pair of rows).
+        let row_start = |r: usize| r * w + r / 2;
+        let mut regions = Vec::new();
+        for top in 0..=size - 4 {
+            for col in 0..=w - 2 {
+                regions.push(std::array::from_fn(|k| (row_start(top + k) + col) as u8));
+            }
+        }
+        let mut left = 0;
+        let mut rows = vec![0u64; size];
+        for n in 1..=g.squares as u8 {
+            let bit = 1u64 << g.bit_of[n as usize];
+            let (r, f) = g.coords_of_number(n);
+            rows[r as usize] |= bit;
+            if (f as usize) < w {
+                left |= bit;
+            }
+        }
+        let mut ternary = [0u16; 256];
+        for (b, t) in ternary.iter_mut().enumerate() {
+            *t = (0..8)
+                .filter(|k| b >> k & 1 == 1)
+                .map(|k| 3u16.pow(k))
+                .sum();
+        }
+        Tables {
+            regions,
+            left,
+            rows,
+            ternary,
+        }
+    }
+
+    /// Number of regions of the board.
+    pub fn regions(&self) -> usize {
+        self.regions.len()
+    }
+
+    /// The bits of a region's squares, in the order of the configuration's ternary digits.
+    pub fn squares(&self, region: usize) -> [u8; REGION_SQUARES] {
+        let starts = self.regions[region];
+        std::array::from_fn(|d| starts[d / 2] + (d % 2) as u8)
+    }
+
+    /// Calls `f(region, configuration)` for every region of the view.
+    #[inline]
+    pub fn for_each_pattern(&self, v: &View, mut f: impl FnMut(usize, usize)) {
+        for (r, starts) in self.regions.iter().enumerate() {
+            let mut own = 0usize;
+            let mut opp = 0usize;
+            for (k, &s) in starts.iter().enumerate() {
+                own |= ((v.men >> s) as usize & 3) << (2 * k);
+                opp |= ((v.opp_men >> s) as usize & 3) << (2 * k);
+            }
+            f(
+                r,
+                usize::from(self.ternary[own]) + 2 * usize::from(self.ternary[opp]),
+            );
+        }
+    }
+
+    /// The whole-board terms of the view, in the order of [`Global::ALL`].
+    pub fn globals(&self, v: &View, g: &Geometry, flying_kings: bool) -> [i32; GLOBALS] {
+        let mut out = [0; GLOBALS];
+        out[Global::Man as usize] = v.men.count_ones() as i32;
+        out[Global::King as usize] = v.kings.count_ones() as i32;
+        out[Global::FirstKing as usize] = i32::from(v.kings != 0);
+        let size = self.rows.len();
+        let mut advance = 0;
+        for (r, &row) in self.rows.iter().enumerate() {
+            advance += (size - 1 - r) as i32 * (v.men & row).count_ones() as i32;
+        }
+        out[Global::Advance as usize] = advance;
+        let left = (v.men & self.left).count_ones() as i32;
+        out[Global::Imbalance as usize] = (2 * left - v.men.count_ones() as i32).abs();
+        let opp = v.opp_men | v.opp_kings;
+        let occupied = v.men | v.kings | opp;
+        // A runaway: no opposing piece in its forward cone up to promotion, and a free square
+        // directly ahead.
+        for (to_go, global) in [Global::Runaway1, Global::Runaway2, Global::Runaway3]
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| (i + 1, t))
+        {
+            let mut candidates = v.men & self.rows[to_go];
+            while candidates != 0 {
+                let bit = candidates.trailing_zeros() as usize;
+                candidates &= candidates - 1;
+                let ahead = g.step[UL][bit] | g.step[UR][bit];
+                if ahead & !occupied == 0 {
+                    continue;
+                }
+                let mut cone = ahead;
+                let mut free = cone & opp == 0;
+                for _ in 1..to_go {
+                    if !free {
+                        break;
+                    }
+                    cone = g.shift(cone, UL) | g.shift(cone, UR);
+                    free = cone & opp == 0;
+                }
+                if free {
+                    out[global as usize] += 1;
+                }
+            }
+        }
+        if v.kings != 0 {
+            let mut mobility = 0;
+            let mut kings = v.kings;
+            while kings != 0 {
+                let bit = kings.trailing_zeros() as usize;
+                kings &= kings - 1;
+                for d in [UL, UR, DL, DR] {
+                    let mut b = g.step[d][bit];
+                    while b != 0 && b & occupied == 0 {
+                        mobility += 1;
+                        if !flying_kings {
+                            break;
+                        }
+                        b = g.step[d][b.trailing_zeros() as usize];
+                    }
+                }
+            }
+            out[Global::KingMobility as usize] = mobility;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::notation::parse_fen;
+    use crate::rules::variant::Variant;
+
+    fn view(v: Variant, fen: &str, color: Color) -> (Position, View) {
+        let p = parse_fen(fen, v).unwrap();
+        (p, View::of(&p, color))
+    }
+
+    #[test]
+    fn regions_cover_every_square() {
+        for v in [Variant::International, Variant::English] {
+            let g = v.geometry();
+            let t = Tables::of(g);
+            assert_eq!(t.regions(), if g.width == 5 { 28 } else { 15 });
+            assert!(t.regions() <= MAX_REGIONS);
+            let mut covered = 0u64;
+            for starts in &t.regions {
+                let mut region = 0u64;
+                for &s in starts {
+                    region |= 3u64 << s;
+                }
+                assert_eq!((region & g.board).count_ones(), 8, "{v}");
+                covered |= region;
+            }
+            assert_eq!(covered & g.board, g.board, "{v}");
+        }
+    }
+
+    #[test]
+    fn a_region_reads_its_own_squares() {
+        // The first region of 10 × 10 holds squares 1, 2, 6, 7, 11, 12, 16, 17 in that order.
+        let v = Variant::International;
+        let (_, w) = view(v, "W:W16,17:B1,7,30", Color::White);
+        let mut first = None;
+        Tables::of(v.geometry()).for_each_pattern(&w, |r, i| {
+            if r == 0 {
+                first = Some(i);
+            }
+        });
+        // Own men on digits 6 and 7, opposing men (value 2) on digits 0 and 3.
+        assert_eq!(first, Some(729 + 2187 + 2 + 2 * 27));
+    }
+
+    #[test]
+    fn black_sees_what_white_sees_when_the_board_is_turned() {
+        for (v, fen) in [
+            (Variant::International, "W:W31,32,33,K40:B10,12,19,K3"),
+            (Variant::English, "B:W21,22,K30:B5,9,K14"),
+        ] {
+            let (p, _) = view(v, fen, Color::White);
+            let t = Tables::of(v.geometry());
+            let turned = p.flipped();
+            let mut a = Vec::new();
+            let mut b = Vec::new();
+            t.for_each_pattern(&View::of(&p, Color::Black), |r, i| a.push((r, i)));
+            t.for_each_pattern(&View::of(&turned, Color::White), |r, i| b.push((r, i)));
+            assert_eq!(a, b, "{v}");
+            let rules = v.rules();
+            assert_eq!(
+                t.globals(
+                    &View::of(&p, Color::Black),
+                    v.geometry(),
+                    rules.flying_kings
+                ),
+                t.globals(
+                    &View::of(&turned, Color::White),
+                    v.geometry(),
+                    rules.flying_kings
+                ),
+            );
+        }
+    }
+
+    #[test]
+    fn whole_board_terms_count_what_they_say() {
+        let v = Variant::International;
+        let g = v.geometry();
+        let t = Tables::of(g);
+        // White: a free man on 7 (one row to go), a man on 16 (three rows; 1 and 2... ahead are
+        // free but Black's 11 blocks its cone), a king on 46 that can reach 5 squares along the
+        // long diagonal and 0 elsewhere... counted below.
+        let (_, w) = view(v, "W:W7,16,K46:B11,45", Color::White);
+        let got = t.globals(&w, g, true);
+        assert_eq!(got[Global::Man as usize], 2);
+        assert_eq!(got[Global::King as usize], 1);
+        assert_eq!(got[Global::FirstKing as usize], 1);
+        assert_eq!(got[Global::Runaway1 as usize], 1);
+        assert_eq!(got[Global::Runaway3 as usize], 0);
+        // 46 → 41, 37, 32, 28, 23, 19, 14, 10, 5 along the empty long diagonal.
+        assert_eq!(got[Global::KingMobility as usize], 9);
+        // Rows advanced: 7 is in row 1 (8 up), 16 in row 3 (6 up).
+        assert_eq!(got[Global::Advance as usize], 14);
+        // 7 is on file 2 (left), 16 on file 0 (left).
+        assert_eq!(got[Global::Imbalance as usize], 2);
+        let (_, w) = view(v, "W:W16:B45", Color::White);
+        assert_eq!(t.globals(&w, g, true)[Global::Runaway3 as usize], 1);
+    }
+}

@@ -1,0 +1,127 @@
+//! Static evaluation, from the side to move's point of view, in hundredths of a man.
+//!
+//! The weights are learned, one set per variant (`draughts engine selfplay` and `draughts engine
+//! train`, run by `scripts/train.sh`), and ship inside the binary.
+//!
+//! - [`features`]: what the evaluation sees (4 × 4 region patterns and whole-board terms);
+//! - [`model`]: the weights, their file format and the evaluation itself;
+//! - `initial`: the hand-set evaluation training starts from.
+
+pub mod features;
+mod initial;
+pub mod model;
+
+pub use model::{Model, ModelError};
+
+use crate::rules::board::Position;
+use crate::rules::variant::Variant;
+use std::sync::OnceLock;
+
+/// The weights shipped with the program for a variant.
+pub fn builtin(variant: Variant) -> &'static Model {
+    static MODELS: [OnceLock<Model>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let (i, bytes): (usize, &[u8]) = match variant {
+        Variant::International => (0, include_bytes!("weights/international.eval")),
+        Variant::Frisian => (1, include_bytes!("weights/frisian.eval")),
+        Variant::English => (2, include_bytes!("weights/english.eval")),
+    };
+    MODELS[i].get_or_init(|| {
+        Model::from_bytes(bytes, variant)
+            .expect("the shipped weights are checked by the tests before release")
+    })
+}
+
+/// The position's value for the side to move, by the shipped weights.
+pub fn evaluate(pos: &Position) -> i32 {
+    builtin(pos.variant()).evaluate(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::notation::parse_fen;
+
+    fn eval(v: Variant, fen: &str) -> i32 {
+        evaluate(&parse_fen(fen, v).unwrap())
+    }
+
+    #[test]
+    fn the_start_is_level_and_colour_symmetric() {
+        for v in Variant::ALL {
+            let start = Position::start(v);
+            let e = evaluate(&start);
+            assert_eq!(e, builtin(v).evaluate(&start), "{v}");
+            assert!((0..=10).contains(&e), "{v}: the start is worth {e}");
+            assert_eq!(evaluate(&start.flipped()), e, "{v}");
+        }
+    }
+
+    #[test]
+    fn the_shipped_weights_are_for_their_variant_and_value_a_man_at_a_hundred() {
+        for v in Variant::ALL {
+            let (_, globals, _) = builtin(v).units();
+            assert_eq!(builtin(v).variant(), v);
+            assert_eq!(globals[features::Global::Man as usize], 100.0, "{v}");
+            assert!(globals[features::Global::King as usize] > 100.0, "{v}");
+        }
+    }
+
+    #[test]
+    fn the_starting_weights_are_the_hand_set_evaluation() {
+        // White's man on 28: 100, advanced four rows 5, a centre file 4, on the left wing alone
+        // −3 = 106. Black's man on 5 is a man on its own back row: 100 + guard 4 − 3 = 101.
+        // Tempo 2: 106 − 101 + 2 = 7.
+        let pos = parse_fen("W:W28:B5", Variant::International).unwrap();
+        assert_eq!(Model::initial(Variant::International).evaluate(&pos), 7);
+        // Both squares behind 28 held: an outpost (6) and two more men on their rows.
+        let with = parse_fen("W:W28,32,33:B5", Variant::International).unwrap();
+        let without = parse_fen("W:W28,32,34:B5", Variant::International).unwrap();
+        let m = Model::initial(Variant::International);
+        // 33 and 34 are on the same row, both on centre files of the right wing: the outpost
+        // is the whole difference.
+        assert_eq!(m.evaluate(&with) - m.evaluate(&without), 6);
+    }
+
+    #[test]
+    fn a_damaged_or_foreign_weights_file_is_refused() {
+        let good = builtin(Variant::English).to_bytes();
+        assert_eq!(
+            Model::from_bytes(&good, Variant::English).ok().as_ref(),
+            Some(builtin(Variant::English))
+        );
+        assert!(Model::from_bytes(&good, Variant::International).is_err());
+        assert!(Model::from_bytes(&good[..good.len() / 2], Variant::English).is_err());
+        assert!(Model::from_bytes(b"not zstd at all", Variant::English).is_err());
+        let short = zstd::bulk::compress(b"draughts-eval 1\n\x03", 1).unwrap();
+        assert!(Model::from_bytes(&short, Variant::English).is_err());
+    }
+
+    #[test]
+    fn material_and_kings_count() {
+        let v = Variant::International;
+        assert!(eval(v, "W:W31,32:B19") > eval(v, "W:W31:B19,20"));
+        assert!(eval(v, "W:WK31:B19") > eval(v, "W:W31:B19"));
+        // A king is worth several men.
+        assert!(eval(v, "W:WK46:B1,2") > 0);
+    }
+
+    #[test]
+    fn a_runaway_man_is_worth_more_than_a_blocked_one() {
+        let v = Variant::International;
+        // White man on 7 (one row from promotion) with nothing ahead, against one on 16 blocked.
+        assert!(eval(v, "W:W7:B45") > eval(v, "W:W17:B45,1,2"));
+        assert!(eval(v, "W:W7:B45") > eval(v, "W:W37:B45"));
+    }
+
+    #[test]
+    fn flipping_colours_keeps_the_value() {
+        for (v, fen) in [
+            (Variant::International, "W:W31,32,33,K40:B10,12,19"),
+            (Variant::English, "B:W21,22,K30:B5,9,K14"),
+            (Variant::Frisian, "W:W28,K46:B3,4,K20"),
+        ] {
+            let p = parse_fen(fen, v).unwrap();
+            assert_eq!(evaluate(&p), evaluate(&p.flipped()), "{v} {fen}");
+        }
+    }
+}

@@ -1,0 +1,420 @@
+//! Training: logistic regression of game results on the evaluation's features.
+//!
+//! Every quiet position of the games (no capture for either side) is a sample labelled by the
+//! game's result from White's side (1, ½, 0) — or, when the tablebases hold it, by its exact
+//! value. The model says `P(White scores) = σ(E / 100)`, `E` being the evaluation from White's
+//! side; the weights are fitted by stochastic gradient descent with per-weight step sizes
+//! (Adagrad, suited to sparse pattern features) and an L2 pull towards the starting weights (the hand-set evaluation), one sample at a
+//! time in an order drawn from the seed, single-threaded, so the same data and seed give the
+//! same weights. One game in twenty is held out to measure the fit, and the epoch that fits it
+//! best is kept. The result is scaled so that a man is worth exactly 100.
+
+use crate::engine::eval::Model;
+use crate::engine::eval::features::{CONFIGURATIONS, GLOBALS, Global, MAX_REGIONS, Tables, View};
+use crate::rules::board::Position;
+use crate::rules::pdn::{GameResult, PdnGame};
+use crate::rules::piece::Color;
+use crate::rules::variant::Variant;
+use crate::tablebase::{Tablebase, Wdl};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{Rng, SeedableRng};
+
+/// The logistic scale training starts from: an evaluation of 100 means White scores σ(1) ≈ 73%.
+const SCALE: f64 = 100.0;
+/// Step size of the scale, relative to its value.
+const SCALE_RATE: f64 = 0.02;
+
+/// One training position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    white: [u16; MAX_REGIONS],
+    black: [u16; MAX_REGIONS],
+    /// White's whole-board terms less Black's.
+    globals: [i16; GLOBALS],
+    /// +1 with White to move, −1 with Black.
+    side: i8,
+    /// White's expected score.
+    target: f32,
+}
+
+/// How training runs.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Initial step size (hundredths of a man).
+    pub rate: f64,
+    /// L2 pull towards the starting weights, per sample.
+    pub l2: f64,
+    /// Seed of the sample order.
+    pub seed: u64,
+}
+
+impl Default for TrainSettings {
+    fn default() -> TrainSettings {
+        TrainSettings {
+            epochs: 12,
+            rate: 2.0,
+            l2: 1e-5,
+            seed: 1,
+        }
+    }
+}
+
+/// Samples drawn from games, split into those trained on and those held out.
+#[derive(Default)]
+pub struct Samples {
+    /// Trained on.
+    pub train: Vec<Sample>,
+    /// Held out (one game in twenty).
+    pub held_out: Vec<Sample>,
+    /// How many samples took the tablebases' value.
+    pub from_tables: usize,
+}
+
+impl Samples {
+    /// Adds the quiet positions of `game` (the `index`-th read) after its first `skip` plies.
+    /// Games without a result add nothing.
+    pub fn add_game(
+        &mut self,
+        game: &PdnGame,
+        index: usize,
+        skip: usize,
+        tablebase: Option<&Tablebase>,
+    ) {
+        let result = match game.result {
+            GameResult::Win(Color::White) => 1.0,
+            GameResult::Win(Color::Black) => 0.0,
+            GameResult::Draw => 0.5,
+            GameResult::BothLost | GameResult::Unfinished => return,
+        };
+        let replay = game.game();
+        for (ply, pos) in replay.positions().enumerate() {
+            if ply < skip || !quiet(pos) {
+                continue;
+            }
+            let exact = tablebase
+                .filter(|tb| {
+                    tb.variant() == pos.variant() && pos.pieces().count() as u32 <= tb.max_pieces()
+                })
+                .and_then(|tb| tb.wdl(pos).ok());
+            let target = match exact {
+                Some(wdl) => {
+                    self.from_tables += 1;
+                    let for_mover = match wdl {
+                        Wdl::Win => 1.0,
+                        Wdl::Draw => 0.5,
+                        Wdl::Loss => 0.0,
+                    };
+                    if pos.side_to_move() == Color::White {
+                        for_mover
+                    } else {
+                        1.0 - for_mover
+                    }
+                }
+                None => result,
+            };
+            let sample = sample(pos, target);
+            if index % 20 == 19 {
+                self.held_out.push(sample);
+            } else {
+                self.train.push(sample);
+            }
+        }
+    }
+}
+
+/// Neither side has a capture: the evaluation's own ground (captures are searched out).
+fn quiet(pos: &Position) -> bool {
+    !pos.has_capture() && !pos.opponent_has_capture()
+}
+
+fn sample(pos: &Position, target: f32) -> Sample {
+    let g = pos.variant().geometry();
+    let t = Tables::of(g);
+    let flying = pos.variant().rules().flying_kings;
+    let (w, b) = (View::of(pos, Color::White), View::of(pos, Color::Black));
+    let mut white = [0u16; MAX_REGIONS];
+    let mut black = [0u16; MAX_REGIONS];
+    t.for_each_pattern(&w, |r, i| white[r] = i as u16);
+    t.for_each_pattern(&b, |r, i| black[r] = i as u16);
+    let (gw, gb) = (t.globals(&w, g, flying), t.globals(&b, g, flying));
+    Sample {
+        white,
+        black,
+        globals: std::array::from_fn(|k| (gw[k] - gb[k]) as i16),
+        side: if pos.side_to_move() == Color::White {
+            1
+        } else {
+            -1
+        },
+        target,
+    }
+}
+
+/// The weights being fitted, in evaluation units, with their Adagrad sums.
+struct Fit {
+    regions: usize,
+    patterns: Vec<f64>,
+    globals: Vec<f64>,
+    tempo: f64,
+    sums: Vec<f64>,
+    /// The starting weights, which the L2 term pulls towards: all of them, in the order of
+    /// `sums`.
+    prior: Vec<f64>,
+    /// The logistic slope (`1 / scale`), fitted too so that the pull towards the starting
+    /// weights does not fight the calibration of the results; with its Adagrad sum.
+    slope: f64,
+    slope_sum: f64,
+}
+
+impl Fit {
+    fn new(start: &Model) -> Fit {
+        let (patterns, globals, tempo) = start.units();
+        let prior: Vec<f64> = patterns
+            .iter()
+            .chain(&globals)
+            .chain(std::iter::once(&tempo))
+            .copied()
+            .collect();
+        Fit {
+            regions: Tables::of(start.variant().geometry()).regions(),
+            sums: vec![0.0; prior.len()],
+            patterns,
+            globals,
+            tempo,
+            prior,
+            slope: 1.0 / SCALE,
+            slope_sum: 0.0,
+        }
+    }
+
+    fn value(&self, s: &Sample) -> f64 {
+        let mut e = f64::from(s.side) * self.tempo;
+        for r in 0..self.regions {
+            e += self.patterns[r * CONFIGURATIONS + usize::from(s.white[r])];
+            e -= self.patterns[r * CONFIGURATIONS + usize::from(s.black[r])];
+        }
+        for k in 0..GLOBALS {
+            e += self.globals[k] * f64::from(s.globals[k]);
+        }
+        e
+    }
+
+    /// Cross-entropy of the samples under the current weights.
+    fn loss(&self, samples: &[Sample]) -> f64 {
+        let total: f64 = samples
+            .iter()
+            .map(|s| {
+                let p = sigmoid(self.value(s) * self.slope).clamp(1e-9, 1.0 - 1e-9);
+                let y = f64::from(s.target);
+                -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+            })
+            .sum();
+        total / samples.len().max(1) as f64
+    }
+
+    fn step(&mut self, s: &Sample, settings: &TrainSettings) {
+        let e = self.value(s);
+        let error = sigmoid(e * self.slope) - f64::from(s.target);
+        let g = error * self.slope;
+        let slope_grad = error * e;
+        self.slope_sum += slope_grad * slope_grad;
+        self.slope -= SCALE_RATE / SCALE * slope_grad / (self.slope_sum.sqrt() + 1e-12);
+        let rate = settings.rate;
+        let l2 = settings.l2;
+        let n = self.patterns.len();
+        let prior = &self.prior;
+        let update = |sums: &mut [f64], i: usize, w: &mut f64, grad: f64| {
+            let grad = grad + l2 * (*w - prior[i]);
+            sums[i] += grad * grad;
+            *w -= rate * grad / (sums[i].sqrt() + 1e-12);
+        };
+        for r in 0..self.regions {
+            let i = r * CONFIGURATIONS + usize::from(s.white[r]);
+            update(&mut self.sums, i, &mut self.patterns[i], g);
+            let i = r * CONFIGURATIONS + usize::from(s.black[r]);
+            update(&mut self.sums, i, &mut self.patterns[i], -g);
+        }
+        for k in 0..GLOBALS {
+            if s.globals[k] != 0 {
+                update(
+                    &mut self.sums,
+                    n + k,
+                    &mut self.globals[k],
+                    g * f64::from(s.globals[k]),
+                );
+            }
+        }
+        update(
+            &mut self.sums,
+            n + GLOBALS,
+            &mut self.tempo,
+            g * f64::from(s.side),
+        );
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// One epoch's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct Epoch {
+    /// Its number, from 1 (0: the starting weights).
+    pub number: usize,
+    /// Loss on the samples trained on.
+    pub train_loss: f64,
+    /// Loss on the held-out samples.
+    pub held_out_loss: f64,
+    /// The fitted logistic scale: the evaluation at which White scores σ(1) ≈ 73%.
+    pub scale: f64,
+}
+
+/// Fits weights for `variant` from `start` on `samples`, reporting each epoch; returns the
+/// weights of the epoch that fits the held-out samples best, scaled so that a man is 100.
+pub fn train(
+    variant: Variant,
+    start: &Model,
+    samples: &mut Samples,
+    settings: &TrainSettings,
+    report: &mut dyn FnMut(&Epoch),
+) -> Model {
+    let mut fit = Fit::new(start);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
+    let mut best = (fit.loss(&samples.held_out), export(variant, &fit));
+    report(&Epoch {
+        number: 0,
+        train_loss: fit.loss(&samples.train),
+        held_out_loss: best.0,
+        scale: 1.0 / fit.slope,
+    });
+    for number in 1..=settings.epochs {
+        // Fisher–Yates from the seed: the order, and so the weights, depend on nothing else.
+        let train = &mut samples.train;
+        for i in (1..train.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            train.swap(i, j);
+        }
+        for s in train.iter() {
+            fit.step(s, settings);
+        }
+        let epoch = Epoch {
+            number,
+            train_loss: fit.loss(&samples.train),
+            held_out_loss: fit.loss(&samples.held_out),
+            scale: 1.0 / fit.slope,
+        };
+        report(&epoch);
+        if epoch.held_out_loss < best.0 || samples.held_out.is_empty() {
+            best = (epoch.held_out_loss, export(variant, &fit));
+        }
+    }
+    best.1
+}
+
+/// The fitted weights scaled so that a man is worth 100.
+fn export(variant: Variant, fit: &Fit) -> Model {
+    let man = fit.globals[Global::Man as usize];
+    let scale = if man > 1.0 { 100.0 / man } else { 1.0 };
+    let patterns: Vec<f64> = fit.patterns.iter().map(|w| w * scale).collect();
+    let globals: Vec<f64> = fit.globals.iter().map(|w| w * scale).collect();
+    Model::from_units(variant, &patterns, &globals, fit.tempo * scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::learn::selfplay::SelfPlay;
+
+    fn games() -> Vec<PdnGame> {
+        SelfPlay {
+            variant: Variant::English,
+            seed: 3,
+            nodes: 400,
+            random_plies: 6,
+            max_plies: 120,
+            model: None,
+            tablebase: None,
+        }
+        .run(0, 40, &|| {})
+    }
+
+    #[test]
+    fn only_quiet_positions_of_finished_games_are_samples() {
+        let games = games();
+        let mut samples = Samples::default();
+        for (i, g) in games.iter().enumerate() {
+            samples.add_game(g, i, 0, None);
+        }
+        let quiet_positions: usize = games
+            .iter()
+            .map(|g| g.game().positions().filter(|p| quiet(p)).count())
+            .sum();
+        assert_eq!(
+            samples.train.len() + samples.held_out.len(),
+            quiet_positions
+        );
+        assert!(!samples.held_out.is_empty());
+        let mut unfinished = games[0].clone();
+        unfinished.set_result(GameResult::Unfinished);
+        let mut none = Samples::default();
+        none.add_game(&unfinished, 0, 0, None);
+        assert!(none.train.is_empty());
+    }
+
+    #[test]
+    fn training_fits_the_data_better_and_is_reproducible() {
+        let games = games();
+        let collect = || {
+            let mut s = Samples::default();
+            for (i, g) in games.iter().enumerate() {
+                s.add_game(g, i, 4, None);
+            }
+            s
+        };
+        let v = Variant::English;
+        let settings = TrainSettings {
+            epochs: 3,
+            ..TrainSettings::default()
+        };
+        let mut first = Vec::new();
+        let mut samples = collect();
+        let before = { Fit::new(&Model::initial(v)).loss(&samples.train) };
+        let a = train(v, &Model::initial(v), &mut samples, &settings, &mut |e| {
+            first.push(*e)
+        });
+        assert!(
+            first.last().unwrap().train_loss < before,
+            "{first:?} from {before}"
+        );
+        let b = train(
+            v,
+            &Model::initial(v),
+            &mut collect(),
+            &settings,
+            &mut |_| {},
+        );
+        assert_eq!(a, b);
+        assert_eq!(a.units().1[Global::Man as usize], 100.0);
+    }
+
+    #[test]
+    fn a_sample_reads_the_position_from_whites_side() {
+        let v = Variant::International;
+        let pos = crate::rules::notation::parse_fen("B:W31,32,33:B19", v).unwrap();
+        let s = sample(&pos, 1.0);
+        assert_eq!(s.side, -1);
+        assert_eq!(s.globals[Global::Man as usize], 2);
+        // The model and the sample agree on the value.
+        let m = Model::initial(v);
+        let fit = Fit::new(&m);
+        let white_side = fit.value(&s);
+        let for_mover = f64::from(m.evaluate(&pos));
+        assert!(
+            (white_side + for_mover).abs() <= 1.0,
+            "{white_side} {for_mover}"
+        );
+    }
+}
