@@ -121,8 +121,12 @@ pub struct Tables {
     left: u64,
     /// Squares of each row, row 0 at the top.
     rows: Vec<u64>,
-    /// Binary digits read as ternary ones: `ternary[b]` = Σ bitₖ · 3ᵏ.
-    ternary: [u16; 256],
+    /// The bit of each row's first square.
+    row_starts: Vec<u8>,
+    /// For a row's own men and opposing men (`own · 32 + opposing`, a bit per square of the
+    /// row), the two-square ternary value (0–8) of each pair of neighbouring squares: the
+    /// regions' digits, read four rows at a time.
+    pairs: Vec<[u8; 4]>,
 }
 
 impl Tables {
@@ -155,18 +159,26 @@ impl Tables {
                 left |= bit;
             }
         }
-        let mut ternary = [0u16; 256];
-        for (b, t) in ternary.iter_mut().enumerate() {
-            *t = (0..8)
-                .filter(|k| b >> k & 1 == 1)
-                .map(|k| 3u16.pow(k))
-                .sum();
-        }
+        let row_starts = (0..size).map(|r| row_start(r) as u8).collect();
+        let digit = |own: usize, opp: usize, col: usize| (own >> col & 1) + 2 * (opp >> col & 1);
+        let pairs = (0..1024)
+            .map(|i| {
+                let (own, opp) = (i >> 5, i & 31);
+                std::array::from_fn(|c| {
+                    if c + 1 < w {
+                        (digit(own, opp, c) + 3 * digit(own, opp, c + 1)) as u8
+                    } else {
+                        0
+                    }
+                })
+            })
+            .collect();
         Tables {
             regions,
             left,
             rows,
-            ternary,
+            row_starts,
+            pairs,
         }
     }
 
@@ -184,17 +196,25 @@ impl Tables {
     /// Calls `f(region, configuration)` for every region of the view.
     #[inline]
     pub fn for_each_pattern(&self, v: &View, mut f: impl FnMut(usize, usize)) {
-        for (r, starts) in self.regions.iter().enumerate() {
-            let mut own = 0usize;
-            let mut opp = 0usize;
-            for (k, &s) in starts.iter().enumerate() {
-                own |= ((v.men >> s) as usize & 3) << (2 * k);
-                opp |= ((v.opp_men >> s) as usize & 3) << (2 * k);
+        let size = self.row_starts.len();
+        let w = size / 2;
+        let mask = (1u64 << w) - 1;
+        let mut rows = [[0u8; 4]; 10];
+        for (row, &start) in rows.iter_mut().zip(&self.row_starts) {
+            let own = (v.men >> start) & mask;
+            let opp = (v.opp_men >> start) & mask;
+            *row = self.pairs[(own << 5 | opp) as usize];
+        }
+        let mut region = 0;
+        for top in 0..=size - 4 {
+            for c in 0..w - 1 {
+                let digits = |k: usize| usize::from(rows[top + k][c]);
+                f(
+                    region,
+                    digits(0) + 9 * digits(1) + 81 * digits(2) + 729 * digits(3),
+                );
+                region += 1;
             }
-            f(
-                r,
-                usize::from(self.ternary[own]) + 2 * usize::from(self.ternary[opp]),
-            );
         }
     }
 
