@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-bin=target/release/draughts
+bin="${CARGO_TARGET_DIR:-target}/release/draughts"
 work=${TRAIN_DIR:-target/train}
 games=${GAMES:-6000}
 mkdir -p "$work"

@@ -206,13 +206,11 @@ impl Tables {
             *row = self.pairs[(own << 5 | opp) as usize];
         }
         let mut region = 0;
-        for top in 0..=size - 4 {
-            for c in 0..w - 1 {
-                let digits = |k: usize| usize::from(rows[top + k][c]);
-                f(
-                    region,
-                    digits(0) + 9 * digits(1) + 81 * digits(2) + 729 * digits(3),
-                );
+        for four in rows[..size].windows(4) {
+            let columns = four[0].iter().zip(&four[1]).zip(&four[2]).zip(&four[3]);
+            for (((&a, &b), &c), &d) in columns.take(w - 1) {
+                let index = usize::from(a) + 9 * usize::from(b) + 81 * usize::from(c);
+                f(region, index + 729 * usize::from(d));
                 region += 1;
             }
         }
