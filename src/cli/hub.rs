@@ -10,8 +10,8 @@ pub(crate) struct HubArgs {
     /// Tablebase directory [default: tablebases/<variant> when present].
     #[arg(long)]
     tablebases: Option<PathBuf>,
-    /// Evaluation weights file to play with instead of the shipped ones (comparing versions);
-    /// used for the variant it was trained for.
+    /// Evaluation weights file to play with instead of the shipped ones (comparing versions),
+    /// or `initial` (the hand-set start); used for the variant it was trained for.
     #[arg(long)]
     weights: Option<PathBuf>,
     /// The variant the weights are for.
@@ -27,6 +27,12 @@ pub(crate) fn run(args: HubArgs) -> Result<ExitCode> {
         weights_variant,
     } = args;
     let model = match &weights {
+        Some(path) if path.as_os_str() == "initial" => {
+            let variant: draughts::Variant = weights_variant.parse()?;
+            Some(std::sync::Arc::new(draughts::engine::eval::Model::initial(
+                variant,
+            )))
+        }
         Some(path) => {
             let variant: draughts::Variant = weights_variant.parse()?;
             let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
