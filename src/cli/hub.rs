@@ -1,6 +1,7 @@
 //! `draughts hub`: the engine speaking the Hub protocol on standard input and output.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use draughts::engine::eval::Model;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,7 +14,7 @@ pub(crate) struct HubArgs {
     /// Evaluation weights file to play with instead of the shipped ones (comparing versions),
     /// or `initial` (the hand-set start); used for the variant it was trained for.
     #[arg(long)]
-    weights: Option<PathBuf>,
+    weights: Option<String>,
     /// The variant the weights are for.
     #[arg(long, default_value = "international", requires = "weights")]
     weights_variant: String,
@@ -26,18 +27,10 @@ pub(crate) fn run(args: HubArgs) -> Result<ExitCode> {
         weights,
         weights_variant,
     } = args;
-    let model = match &weights {
-        Some(path) if path.as_os_str() == "initial" => {
-            let variant: draughts::Variant = weights_variant.parse()?;
-            Some(std::sync::Arc::new(draughts::engine::eval::Model::initial(
-                variant,
-            )))
-        }
-        Some(path) => {
-            let variant: draughts::Variant = weights_variant.parse()?;
-            let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
-            let model = draughts::engine::eval::Model::from_bytes(&bytes, variant)
-                .with_context(|| path.display().to_string())?;
+    let model = match weights.as_deref() {
+        Some(name) => {
+            let variant = weights_variant.parse()?;
+            let model = super::learn::weights(Some(name), variant, Model::initial)?;
             Some(std::sync::Arc::new(model))
         }
         None => None,

@@ -83,8 +83,13 @@ pub(crate) struct TrainArgs {
     tablebases: Option<PathBuf>,
 }
 
-/// Reads weights named on the command line: a file, `initial`, or the shipped ones.
-fn weights(name: Option<&str>, variant: Variant, default: fn(Variant) -> Model) -> Result<Model> {
+/// Reads weights named on the command line: a file, `initial`, `builtin`, or `default` when
+/// none is named.
+pub(crate) fn weights(
+    name: Option<&str>,
+    variant: Variant,
+    default: fn(Variant) -> Model,
+) -> Result<Model> {
     match name {
         None => Ok(default(variant)),
         Some("initial") => Ok(Model::initial(variant)),

@@ -27,29 +27,27 @@ struct Hand {
 }
 
 fn hand(variant: Variant) -> Hand {
-    let ten = [0.0, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 12.0, 16.0, 0.0];
+    let international = Hand {
+        king: 300.0,
+        advance: [0.0, 1.0, 2.0, 3.0, 5.0, 7.0, 9.0, 12.0, 16.0, 0.0],
+        centre: 4.0,
+        back_guard: 4.0,
+        outpost: 6.0,
+        runaway: [120.0, 80.0, 45.0],
+        king_mobility: 2.0,
+        imbalance: 3.0,
+        tempo: 2.0,
+    };
     match variant {
-        Variant::International => Hand {
-            king: 300.0,
-            advance: ten,
-            centre: 4.0,
-            back_guard: 4.0,
-            outpost: 6.0,
-            runaway: [120.0, 80.0, 45.0],
-            king_mobility: 2.0,
-            imbalance: 3.0,
-            tempo: 2.0,
-        },
+        Variant::International => international,
+        // The same board: only the king and the terms its stronger king changes differ.
         Variant::Frisian => Hand {
             king: 350.0,
-            advance: ten,
-            centre: 4.0,
-            back_guard: 4.0,
             outpost: 5.0,
             runaway: [140.0, 90.0, 50.0],
             king_mobility: 3.0,
             imbalance: 2.0,
-            tempo: 2.0,
+            ..international
         },
         Variant::English => Hand {
             king: 150.0,
