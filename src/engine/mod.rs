@@ -348,6 +348,23 @@ mod tests {
         for level in [6, 10] {
             assert!(safe.contains(&best(Variant::International, fen, level)));
         }
+        // 41-37 gives a man to the only reply, 32x41. The weak levels score each root move by
+        // a search of the reply, and a reply with one legal move must be scored like any other
+        // (it once scored 0, so every sacrifice met by a forced capture looked even); their
+        // noise (at most 25 from level 5 up) is far below a man.
+        let fen = "W:W41,48:B10,32";
+        let pos = parse_fen(fen, Variant::International).unwrap();
+        let sacrifice = parse_move(&pos, "41-37").unwrap();
+        assert_eq!(pos.play(&sacrifice).legal_moves().len(), 1);
+        for level in [5, 6, 7] {
+            for _ in 0..12 {
+                assert_ne!(
+                    best(Variant::International, fen, level),
+                    sacrifice,
+                    "{level}"
+                );
+            }
+        }
     }
 
     #[test]

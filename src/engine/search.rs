@@ -443,7 +443,10 @@ impl Searcher {
             nodes: 0,
             pv: moves.iter().next().copied().into_iter().collect(),
         };
-        if moves.len() <= 1 {
+        // A forced move is still searched when asked: its score is what an analyst or a weak
+        // level's root scoring wants (players that only need the move skip the search).
+        if moves.is_empty() {
+            outcome.score = -MATE;
             return outcome;
         }
         if let Some(best) = self.tablebase_move(root) {

@@ -301,6 +301,15 @@ impl Engine {
     }
 
     fn go(&mut self, mode: &str) {
+        // A forced move is played at once: there is nothing to think about.
+        let moves = self.root.legal_moves();
+        if mode == "think" && moves.len() == 1 {
+            send(
+                &self.out,
+                &format!("done move={}", move_text(&moves.as_slice()[0])),
+            );
+            return;
+        }
         let mut searcher = self.searcher();
         searcher.reset_stop();
         let flag = searcher.stop_flag();

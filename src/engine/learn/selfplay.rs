@@ -82,7 +82,11 @@ impl SelfPlay {
             }
             let pos = *game.position();
             let previous = &history[..history.len() - 1];
-            let Some(mv) = searcher.search(&pos, previous, limits, &mut |_| {}).best else {
+            let moves = pos.legal_moves();
+            let forced = (moves.len() == 1).then(|| moves.as_slice()[0]);
+            let Some(mv) =
+                forced.or_else(|| searcher.search(&pos, previous, limits, &mut |_| {}).best)
+            else {
                 break;
             };
             if game.play(&mv).is_err() {

@@ -17,6 +17,22 @@ fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
 }
 
 #[test]
+fn a_forced_move_is_searched_and_scored() {
+    // White's only move is 46-41, a man down: the score says so (it was once 0 for any
+    // position with one legal move).
+    let fen = "W:W46:B5,6";
+    let pos = parse_fen(fen, Variant::International).unwrap();
+    let only = crate::rules::notation::parse_move(&pos, "46-41").unwrap();
+    let o = search(Variant::International, fen, 6);
+    assert_eq!(o.best, Some(only));
+    assert!(o.score < -50, "{o:?}");
+    assert!(o.depth >= 6, "{o:?}");
+    // No move at all: lost.
+    let o = search(Variant::International, "W:W46:B37,41", 4);
+    assert_eq!((o.best, o.score), (None, -MATE));
+}
+
+#[test]
 fn takes_the_larger_capture_when_free_to_choose() {
     // English captures are free (WCDF 1.20): the double jump wins more.
     let o = search(Variant::English, "W:W27:B23,15,24", 4);
