@@ -14,9 +14,12 @@ use crate::rules::pdn::PdnGame;
 use crate::rules::piece::Color;
 use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
+use std::ops::ControlFlow;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+pub mod sprt;
 
 /// Who plays in a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -401,15 +404,16 @@ pub fn summarise(games: &[Played]) -> Summary {
     }
 }
 
-/// Plays `games` games (pairs from successive openings, colours reversed within a pair) on
-/// `threads` threads; `progress` is told of each finished game.
+/// Plays up to `games` games (pairs from successive openings, colours reversed within a pair)
+/// on `threads` threads; `progress` is told of each finished game, and when it breaks no new
+/// game starts (those under way are finished and returned).
 pub fn run(
     settings: &MatchSettings,
     openings: &[Vec<Move>],
     games: usize,
     threads: usize,
-    progress: &(dyn Fn(usize, &Played) + Sync),
-) -> Result<Vec<Played>, String> {
+    progress: &(dyn Fn(usize, &Played) -> ControlFlow<()> + Sync),
+) -> Result<Vec<(usize, Played)>, String> {
     let jobs: Vec<(usize, &Vec<Move>, Color)> = (0..games)
         .map(|i| {
             let opening = &openings[(i / 2) % openings.len()];
@@ -422,19 +426,22 @@ pub fn run(
         })
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let results = std::sync::Mutex::new(Vec::new());
     let failure = std::sync::Mutex::new(None::<String>);
     std::thread::scope(|scope| {
         for _ in 0..threads.max(1) {
             scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(round, opening, a_color)) = jobs.get(i) else {
                         break;
                     };
                     match play_game(settings, opening, a_color, round + 1) {
                         Ok(p) => {
-                            progress(round, &p);
+                            if progress(round, &p).is_break() {
+                                stop.store(true, Ordering::Relaxed);
+                            }
                             if let Ok(mut r) = results.lock() {
                                 r.push((round, p));
                             }
@@ -455,7 +462,7 @@ pub fn run(
     }
     let mut played = results.into_inner().unwrap_or_default();
     played.sort_by_key(|(i, _)| *i);
-    Ok(played.into_iter().map(|(_, p)| p).collect())
+    Ok(played)
 }
 
 #[cfg(test)]
@@ -558,7 +565,17 @@ mod tests {
             max_plies: 60,
         };
         let openings = two_ply_openings(Variant::English);
-        let games = run(&settings, &openings, 2, 2, &|_, _| {}).unwrap();
+        let games: Vec<Played> = run(
+            &settings,
+            &openings,
+            2,
+            2,
+            &|_, _| ControlFlow::Continue(()),
+        )
+        .unwrap()
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
         assert_eq!(games.len(), 2);
         for g in &games {
             assert!(g.pdn.result != crate::rules::pdn::GameResult::Unfinished);
@@ -568,5 +585,28 @@ mod tests {
         assert_eq!(games[0].pdn.tag("White"), Some("draughts engine:3"));
         assert_eq!(games[1].pdn.tag("Black"), Some("draughts engine:3"));
         assert_eq!(games[0].pdn.line.moves[..2], games[1].pdn.line.moves[..2]);
+    }
+
+    #[test]
+    fn a_match_stops_when_told() {
+        let level = Contender::Engine(Level::new(1).unwrap());
+        let settings = MatchSettings {
+            variant: Variant::English,
+            a: level.clone(),
+            b: level,
+            clock: TimeControl::parse("1s+0.1s").unwrap(),
+            tablebase: None,
+            max_plies: 20,
+        };
+        let openings = two_ply_openings(Variant::English);
+        let seen = std::sync::atomic::AtomicUsize::new(0);
+        let games = run(&settings, &openings, 6, 1, &|_, _| {
+            seen.fetch_add(1, Ordering::Relaxed);
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].0, 0);
+        assert_eq!(seen.load(Ordering::Relaxed), 1);
     }
 }

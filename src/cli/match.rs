@@ -5,8 +5,10 @@ use draughts::Variant;
 use draughts::clock::TimeControl;
 use draughts::rules::pdn;
 use draughts::tablebase;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 /// Arguments of `draughts match`.
 #[derive(clap::Args)]
@@ -17,9 +19,19 @@ pub(crate) struct MatchArgs {
     /// Engine B.
     #[arg(long)]
     engine_b: String,
-    /// Number of games.
+    /// Number of games (with --sprt: the most it may play).
     #[arg(long, default_value_t = 10)]
     games: usize,
+    /// Stop as soon as a sequential probability ratio test decides between two Elo
+    /// differences, as in `--sprt 0,20` (A no better than 0, or at least 20 better).
+    #[arg(long, value_name = "ELO0,ELO1")]
+    sprt: Option<String>,
+    /// SPRT: chance of accepting ELO1 when ELO0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// SPRT: chance of accepting ELO0 when ELO1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
     /// Time control for both (the clock syntax).
     #[arg(long, default_value = "1m+1s")]
     tc: String,
@@ -49,6 +61,9 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         engine_a,
         engine_b,
         games,
+        sprt,
+        alpha,
+        beta,
         tc,
         variant,
         openings,
@@ -57,8 +72,16 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         tablebases,
         max_plies,
     } = args;
+    use draughts::arena::sprt::{self, Sprt, Verdict};
     use draughts::arena::{self, Contender, MatchSettings};
     let variant: Variant = variant.parse()?;
+    let sprt = sprt
+        .map(|bounds| {
+            let t = Sprt::parse(&bounds)?;
+            Sprt::new(t.elo0, t.elo1, alpha, beta)
+        })
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--sprt: {e}"))?;
     let a: Contender = engine_a
         .parse()
         .map_err(|e| anyhow::anyhow!("--engine-a: {e}"))?;
@@ -87,17 +110,39 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     let threads = concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
     });
+    // Scores by game number, for the SPRT's pairs, and its verdict once it has one.
+    let scores = Mutex::new(vec![None; games]);
+    let verdict = Mutex::new(None);
     let played = arena::run(&settings, &lines, games, threads, &|i, p| {
         let result = pdn::result_text(p.pdn.result, variant);
         let termination = p.pdn.tag("Termination").unwrap_or("");
-        println!(
+        let mut line = format!(
             "game {}/{games}: {} - {}: {result} ({termination})",
             i + 1,
             p.pdn.tag("White").unwrap_or("?"),
             p.pdn.tag("Black").unwrap_or("?"),
         );
+        let mut flow = ControlFlow::Continue(());
+        if let Some(test) = &sprt {
+            // A poisoned lock means another game's report panicked; the match goes on unstopped.
+            if let (Ok(mut scores), Ok(mut verdict)) = (scores.lock(), verdict.lock()) {
+                scores[i] = Some(p.score_a);
+                let pairs = sprt::pairs(&scores);
+                let (lower, upper) = test.bounds();
+                line += &format!("; LLR {:.2} [{lower:.2}, {upper:.2}]", test.llr(&pairs));
+                if verdict.is_none() {
+                    *verdict = test.verdict(&pairs);
+                }
+                if verdict.is_some() {
+                    flow = ControlFlow::Break(());
+                }
+            }
+        }
+        println!("{line}");
+        flow
     })
     .map_err(anyhow::Error::msg)?;
+    let played: Vec<_> = played.into_iter().map(|(_, p)| p).collect();
     if let Some(path) = &out {
         let text = pdn::write_games(played.iter().map(|p| &p.pdn));
         draughts::config::write_atomic(path, text.as_bytes())
@@ -109,5 +154,16 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         settings.b,
         arena::summarise(&played)
     );
+    if let Some(test) = &sprt {
+        let decided = match verdict.into_inner().ok().flatten() {
+            Some(Verdict::H1) => format!("H1 accepted: A is at least {} Elo better", test.elo1),
+            Some(Verdict::H0) => format!("H0 accepted: A is not {} Elo better", test.elo1),
+            None => format!("no verdict within {games} games"),
+        };
+        println!(
+            "SPRT {},{} (alpha {}, beta {}): {decided}",
+            test.elo0, test.elo1, test.alpha, test.beta
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
