@@ -56,6 +56,9 @@ pub(crate) struct DxpArgs {
     /// Tablebase directory [default: tablebases/<variant> when present].
     #[arg(long)]
     tablebases: Option<PathBuf>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Plays the session's games, writes their records and prints the score.
@@ -76,6 +79,7 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         two_ply,
         pdn: out,
         tablebases,
+        threads,
     } = args;
     use draughts::dxp::{Start, session};
     let variant: Variant = variant.parse()?;
@@ -96,6 +100,7 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         level,
         move_time,
         tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
+        threads,
     };
     let mut report = |line: &str| println!("{line}");
     let played = if let Some(addr) = listen {

@@ -32,6 +32,9 @@ pub(crate) enum EngineCommand {
         /// Tablebase directory [default: tablebases/<variant> when present].
         #[arg(long)]
         tablebases: Option<PathBuf>,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Play the engine against itself and write the games as PDN (the evaluation's training data).
     Selfplay(super::learn::SelfplayArgs),
@@ -42,6 +45,9 @@ pub(crate) enum EngineCommand {
         /// Depth of each search.
         #[arg(long, default_value_t = 10)]
         depth: u32,
+        /// Search threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
 }
 
@@ -56,6 +62,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             time,
             hash,
             tablebases,
+            threads,
         } => {
             let variant: Variant = variant.parse()?;
             let pos = match &fen {
@@ -65,6 +72,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
             let tb = tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?;
             let mut searcher = Searcher::new(hash, tb);
+            searcher.set_threads(threads);
             let time = match (time, depth) {
                 (Some(t), _) => Some(std::time::Duration::from_secs_f64(t.max(0.0))),
                 (None, None) => Some(std::time::Duration::from_secs(10)),
@@ -95,12 +103,13 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
         }
         EngineCommand::Selfplay(args) => super::learn::selfplay(args)?,
         EngineCommand::Train(args) => super::learn::train_weights(args)?,
-        EngineCommand::Bench { depth } => {
+        EngineCommand::Bench { depth, threads } => {
             let started = Instant::now();
             let mut total = 0u64;
             for (variant, fen) in BENCH_POSITIONS {
                 let pos = parse_fen(fen, *variant)?;
                 let mut searcher = Searcher::new(64, None);
+                searcher.set_threads(threads);
                 let t = Instant::now();
                 let limits = Limits {
                     depth: Some(depth),

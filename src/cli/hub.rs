@@ -18,6 +18,9 @@ pub(crate) struct HubArgs {
     /// The variant the weights are for.
     #[arg(long, default_value = "international", requires = "weights")]
     weights_variant: String,
+    /// Search threads (the Hub `threads` parameter can change it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 /// Serves Hub commands until the GUI quits.
@@ -26,6 +29,7 @@ pub(crate) fn run(args: HubArgs) -> Result<ExitCode> {
         tablebases,
         weights,
         weights_variant,
+        threads,
     } = args;
     let model = match weights.as_deref() {
         Some(name) => {
@@ -36,6 +40,11 @@ pub(crate) fn run(args: HubArgs) -> Result<ExitCode> {
         None => None,
     };
     let stdin = std::io::stdin().lock();
-    draughts::hub::server::serve(stdin, Box::new(std::io::stdout()), tablebases, model)?;
+    let settings = draughts::hub::server::Settings {
+        tablebases,
+        weights: model,
+        threads,
+    };
+    draughts::hub::server::serve(stdin, Box::new(std::io::stdout()), settings)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -41,6 +41,8 @@ pub struct Player {
     pub move_time: Option<Duration>,
     /// Tablebases for the engine.
     pub tablebase: Option<Arc<Tablebase>>,
+    /// Search threads.
+    pub threads: usize,
 }
 
 /// What the initiator asks for.
@@ -96,7 +98,11 @@ impl<'a> Table<'a> {
         Table {
             channel,
             player,
-            searcher: Searcher::new(64, player.tablebase.clone()),
+            searcher: {
+                let mut s = Searcher::new(64, player.tablebase.clone());
+                s.set_threads(player.threads);
+                s
+            },
             report,
         }
     }
@@ -529,6 +535,7 @@ mod tests {
             level: Level::new(2).expect("2 is a level"),
             move_time: None,
             tablebase: None,
+            threads: 1,
         }
     }
 

@@ -1,6 +1,8 @@
 //! The search: iterative deepening principal-variation search with a transposition table,
 //! capture sequences always searched to the end, killer and history move ordering, late-move
-//! reductions, repetition detection, and exact tablebase values inside the tree.
+//! reductions, repetition detection, and exact tablebase values inside the tree; on more than
+//! one thread, lazy SMP: helper threads search the same root a ply ahead, sharing only the
+//! transposition table, and the main thread's result is the search's.
 
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
@@ -8,7 +10,7 @@ use crate::rules::board::Position;
 use crate::rules::moves::{MAX_MOVES, Move, MoveList};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The side to move has no move: lost, at `ply` from the root.
@@ -17,6 +19,8 @@ pub const MATE: i32 = 30_000;
 pub const TB_WIN: i32 = 20_000;
 const INF: i32 = 32_000;
 const MAX_PLY: usize = 128;
+/// The most threads a search uses.
+pub const MAX_THREADS: usize = 64;
 
 /// Whether a score is a proven result (a mate or a tablebase value) rather than an estimate.
 pub fn is_decisive(score: i32) -> bool {
@@ -120,7 +124,7 @@ impl Frame {
 
 /// A searcher: its table and ordering heuristics persist between searches of one game.
 pub struct Searcher {
-    table: Table,
+    table: Arc<Table>,
     killers: [[(u8, u8); 2]; MAX_PLY],
     history: Box<[[u32; 64]; 64]>,
     tablebase: Option<Arc<Tablebase>>,
@@ -134,13 +138,35 @@ pub struct Searcher {
     frames: Vec<Frame>,
     /// Evaluation weights other than the shipped ones (training and matches between versions).
     model: Option<Arc<Model>>,
+    /// The other threads' searchers, sharing the table (empty on one thread).
+    helpers: Vec<Searcher>,
+    /// A helper's nodes so far, published every 1,024 nodes for the main thread's reports.
+    counter: Arc<AtomicU64>,
+    /// The best move's index at the root after the last completed iteration.
+    root_best: usize,
+}
+
+/// Sets the helpers' stop flags when the main search ends, even by a panic (the scope that
+/// runs the helpers would otherwise wait for them for ever).
+struct StopHelpers(Vec<Arc<AtomicBool>>);
+
+impl Drop for StopHelpers {
+    fn drop(&mut self) {
+        for flag in &self.0 {
+            flag.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 impl Searcher {
     /// A searcher with a transposition table of `megabytes` MB.
     pub fn new(megabytes: usize, tablebase: Option<Arc<Tablebase>>) -> Searcher {
+        Searcher::sharing(Arc::new(Table::new(megabytes)), tablebase)
+    }
+
+    fn sharing(table: Arc<Table>, tablebase: Option<Arc<Tablebase>>) -> Searcher {
         Searcher {
-            table: Table::new(megabytes),
+            table,
             killers: [[(0, 0); 2]; MAX_PLY],
             history: Box::new([[0; 64]; 64]),
             tablebase,
@@ -152,11 +178,33 @@ impl Searcher {
             aborted: false,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
             model: None,
+            helpers: Vec::new(),
+            counter: Arc::new(AtomicU64::new(0)),
+            root_best: 0,
         }
+    }
+
+    /// Searches on `threads` threads (1 to [`MAX_THREADS`]) from the next search on.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let mut h = Searcher::sharing(Arc::clone(&self.table), self.tablebase.clone());
+            h.model = self.model.clone();
+            self.helpers.push(h);
+        }
+    }
+
+    /// The threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// Evaluates with `model` instead of the shipped weights (`None`: the shipped ones again).
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
+        for h in &mut self.helpers {
+            h.model = model.clone();
+        }
         self.model = model;
     }
 
@@ -180,6 +228,13 @@ impl Searcher {
     /// Forgets what earlier searches learnt (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.forget_order();
+        for h in &mut self.helpers {
+            h.forget_order();
+        }
+    }
+
+    fn forget_order(&mut self) {
         self.killers = [[(0, 0); 2]; MAX_PLY];
         *self.history = [[0; 64]; 64];
     }
@@ -189,6 +244,7 @@ impl Searcher {
             return true;
         }
         if self.nodes & 1023 == 0 {
+            self.counter.store(self.nodes, Ordering::Relaxed);
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             let many = self.node_limit.is_some_and(|n| self.nodes >= n);
             if late || many || self.stop.load(Ordering::Relaxed) {
@@ -378,6 +434,9 @@ impl Searcher {
                 break;
             }
         }
+        if ply == 0 {
+            self.root_best = best_index;
+        }
         let bound = if best <= original_alpha {
             UPPER
         } else if best >= beta {
@@ -464,6 +523,44 @@ impl Searcher {
         }
         self.path = history.to_vec();
         self.path.push(root.zobrist());
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let stops = StopHelpers(helpers.iter().map(Searcher::stop_flag).collect());
+        let counters: Vec<Arc<AtomicU64>> =
+            helpers.iter().map(|h| Arc::clone(&h.counter)).collect();
+        let helper_nodes = || {
+            counters
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .sum::<u64>()
+        };
+        let mut outcome = std::thread::scope(|scope| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                h.reset_stop();
+                // Zeroed here, not in the helper's thread, so no report counts the last search.
+                h.counter.store(0, Ordering::Relaxed);
+                scope.spawn(move || h.help(root, history, i));
+            }
+            let outcome = self.deepen(root, &moves, limits, started, outcome, info, &helper_nodes);
+            drop(stops);
+            outcome
+        });
+        outcome.nodes = self.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        outcome
+    }
+
+    /// The main thread's iterative deepening.
+    #[allow(clippy::too_many_arguments)]
+    fn deepen(
+        &mut self,
+        root: &Position,
+        moves: &MoveList,
+        limits: Limits,
+        started: Instant,
+        mut outcome: Outcome,
+        info: &mut dyn FnMut(&Info),
+        helper_nodes: &dyn Fn() -> u64,
+    ) -> Outcome {
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 2)
@@ -487,10 +584,7 @@ impl Searcher {
             if self.aborted {
                 break;
             }
-            let entry = self.table.probe(root.zobrist());
-            let best = entry
-                .and_then(|e| moves.as_slice().get(e.best as usize).copied())
-                .unwrap_or(moves.as_slice()[0]);
+            let best = moves.as_slice()[self.root_best];
             let unstable =
                 last_best.is_some_and(|b| b != best) || (depth > 4 && score < outcome.score - 30);
             last_best = Some(best);
@@ -498,13 +592,13 @@ impl Searcher {
                 best: Some(best),
                 score,
                 depth,
-                nodes: self.nodes,
+                nodes: self.nodes + helper_nodes(),
                 pv: self.pv(root, best),
             };
             info(&Info {
                 depth,
                 score,
-                nodes: self.nodes,
+                nodes: outcome.nodes,
                 time: started.elapsed(),
                 pv: outcome.pv.clone(),
             });
@@ -525,8 +619,37 @@ impl Searcher {
             }
         }
         self.frames = frames;
-        outcome.nodes = self.nodes;
         outcome
+    }
+
+    /// A helper thread's search: iterative deepening of the same root, each helper of an even
+    /// index a ply ahead of the main thread, until its stop flag is set.
+    fn help(&mut self, root: &Position, history: &[u64], index: usize) {
+        self.aborted = false;
+        self.nodes = 0;
+        self.node_limit = None;
+        self.deadline = None;
+        self.path = history.to_vec();
+        self.path.push(root.zobrist());
+        let mut frames = std::mem::take(&mut self.frames);
+        let reversible = self.path.len() - 1;
+        let first = 1 + i32::from(index.is_multiple_of(2));
+        for depth in first..MAX_PLY as i32 - 2 {
+            self.negamax(
+                &mut frames,
+                root,
+                root.zobrist(),
+                depth,
+                -INF,
+                INF,
+                0,
+                reversible,
+            );
+            if self.aborted {
+                break;
+            }
+        }
+        self.frames = frames;
     }
 
     /// At the root of a position the tables hold: the move with the best distance (fastest win,

@@ -1,17 +1,45 @@
-//! The transposition table: one entry per slot, found by the position's hash.
+//! The transposition table: one entry per slot, found by the position's hash, shared by every
+//! thread of a search without a lock.
+//!
+//! A slot is two 64-bit atomics, the entry's packed data and that data XORed with the key
+//! (Hyatt's lockless hashing): a slot torn by two threads writing at once no longer matches its
+//! key, so it reads as a miss instead of a wrong entry. Relaxed loads and stores are plain moves
+//! on the machines we run on, so one thread pays nothing for the sharing.
 //!
 //! The one place in the engine with `unsafe`: a cache prefetch of the slot a child position will
 //! probe, issued as soon as its hash is known (the probe's wait on memory was most of a node's
 //! time).
 
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
 /// One position's result: its hash, score, depth searched, bound and best move's index.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Entry {
     pub(super) key: u64,
     pub(super) score: i32,
     pub(super) depth: i8,
     pub(super) bound: u8,
     pub(super) best: u8,
+}
+
+impl Entry {
+    /// Score, depth, bound and move in one word (the key is kept apart).
+    fn pack(&self) -> u64 {
+        u64::from(self.score as u32)
+            | u64::from(self.depth as u8) << 32
+            | u64::from(self.bound) << 40
+            | u64::from(self.best) << 48
+    }
+
+    fn unpack(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            score: data as u32 as i32,
+            depth: (data >> 32) as u8 as i8,
+            bound: (data >> 40) as u8,
+            best: (data >> 48) as u8,
+        }
+    }
 }
 
 /// The score is exact.
@@ -21,21 +49,28 @@ pub(super) const LOWER: u8 = 2;
 /// The score is at most this.
 pub(super) const UPPER: u8 = 3;
 
+/// A slot: the packed entry and the packed entry XORed with its key.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
 /// A transposition table: one entry per slot, replaced when the new search is at least as deep
 /// or the slot holds another position.
 pub(super) struct Table {
-    slots: Vec<Entry>,
+    slots: Box<[Slot]>,
     mask: usize,
 }
 
 impl Table {
     /// A table of about `megabytes` MB (a power of two number of entries).
     pub(super) fn new(megabytes: usize) -> Table {
-        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Entry>();
-        let size = want.next_power_of_two() / 2;
+        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
+        let size = (want.next_power_of_two() / 2).max(1024);
         Table {
-            slots: vec![Entry::default(); size.max(1024)],
-            mask: size.max(1024) - 1,
+            slots: (0..size).map(|_| Slot::default()).collect(),
+            mask: size - 1,
         }
     }
 
@@ -45,7 +80,7 @@ impl Table {
     pub(super) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot: *const Entry = &self.slots[key as usize & self.mask];
+            let slot: *const Slot = &self.slots[key as usize & self.mask];
             // SAFETY: a prefetch is a hint that never faults nor changes memory, and the
             // address is of a live element of the table.
             #[allow(unsafe_code)]
@@ -61,20 +96,111 @@ impl Table {
 
     /// The entry of `key`, if the table holds it.
     pub(super) fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.slots[key as usize & self.mask];
-        (e.key == key && e.bound != 0).then_some(e)
+        let slot = &self.slots[key as usize & self.mask];
+        let data = slot.data.load(Relaxed);
+        let e = Entry::unpack(key, data);
+        (slot.check.load(Relaxed) ^ data == key && e.bound != 0).then_some(e)
     }
 
     /// Keeps `e` for `key`.
-    pub(super) fn store(&mut self, key: u64, e: Entry) {
-        let slot = &mut self.slots[key as usize & self.mask];
-        if slot.key != key || e.depth >= slot.depth || e.bound == EXACT {
-            *slot = e;
+    pub(super) fn store(&self, key: u64, e: Entry) {
+        let slot = &self.slots[key as usize & self.mask];
+        let old = slot.data.load(Relaxed);
+        let same = slot.check.load(Relaxed) ^ old == key;
+        if !same || e.depth >= Entry::unpack(key, old).depth || e.bound == EXACT {
+            let data = e.pack();
+            slot.data.store(data, Relaxed);
+            slot.check.store(data ^ key, Relaxed);
         }
     }
 
     /// Forgets everything (a new game).
-    pub(super) fn clear(&mut self) {
-        self.slots.fill(Entry::default());
+    pub(super) fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.data.store(0, Relaxed);
+            slot.check.store(0, Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_come_back_as_stored() {
+        let t = Table::new(1);
+        for (key, score, depth, bound, best) in [
+            (0x0123_4567_89ab_cdef_u64, -29_990, 3_i8, EXACT, 7_u8),
+            (0xfedc_ba98_7654_3210, 12_345, 127, LOWER, 255),
+            (42, -1, -1, UPPER, 0),
+        ] {
+            let e = Entry {
+                key,
+                score,
+                depth,
+                bound,
+                best,
+            };
+            t.store(key, e);
+            assert_eq!(t.probe(key), Some(e));
+            // Another key of the same slot misses.
+            assert_eq!(t.probe(key ^ (1 << 40)), None);
+        }
+        // A shallower bound does not replace a deeper one; an exact score always does.
+        let deep = Entry {
+            key: 42,
+            score: 5,
+            depth: 9,
+            bound: LOWER,
+            best: 1,
+        };
+        t.store(42, deep);
+        t.store(42, Entry { depth: 2, ..deep });
+        assert_eq!(t.probe(42), Some(deep));
+        let exact = Entry {
+            depth: 2,
+            bound: EXACT,
+            ..deep
+        };
+        t.store(42, exact);
+        assert_eq!(t.probe(42), Some(exact));
+        t.clear();
+        assert_eq!(t.probe(42), None);
+    }
+
+    /// Threads writing one slot at once never make a probe return an entry that was not stored
+    /// for its key: every key here falls in slot 5, and each entry carries bits of its key in
+    /// its score.
+    #[test]
+    fn torn_writes_read_as_misses() {
+        let t = Table::new(1);
+        let keys: Vec<u64> = (0..64u64)
+            .map(|i| (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) << 20 | 5)
+            .collect();
+        std::thread::scope(|s| {
+            for w in 0..4 {
+                let (t, keys) = (&t, &keys);
+                s.spawn(move || {
+                    for round in 0..20_000 {
+                        let key = keys[(round * 7 + w) % keys.len()];
+                        t.store(
+                            key,
+                            Entry {
+                                key,
+                                score: (key >> 40) as i32 & 0xffff,
+                                depth: (round % 100) as i8,
+                                bound: EXACT,
+                                best: w as u8,
+                            },
+                        );
+                        let probe = keys[(round * 13 + w) % keys.len()];
+                        if let Some(e) = t.probe(probe) {
+                            assert_eq!(e.score, (probe >> 40) as i32 & 0xffff);
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -8,7 +8,7 @@ use super::{
     HubError, Line, move_text, parse_move, parse_position, quote, variant_name, variant_of,
 };
 use crate::engine::eval::Model;
-use crate::engine::search::{MATE, TB_WIN, is_decisive};
+use crate::engine::search::{MATE, MAX_THREADS, TB_WIN, is_decisive};
 use crate::engine::{Info, Limits, Searcher};
 use crate::rules::board::Position;
 use crate::rules::variant::Variant;
@@ -125,10 +125,22 @@ impl Level {
     }
 }
 
+/// What the command line sets before the GUI's parameters.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Tablebase directory [default: tablebases/<variant> when present].
+    pub tablebases: Option<PathBuf>,
+    /// Evaluation weights other than the shipped ones.
+    pub weights: Option<Arc<Model>>,
+    /// Search threads (the `threads` parameter's start value; 0 counts as 1).
+    pub threads: usize,
+}
+
 struct Engine {
     out: Output,
     variant: Variant,
     hash: usize,
+    threads: usize,
     tablebase_dir: Option<PathBuf>,
     tablebase: Option<Arc<Tablebase>>,
     /// Evaluation weights other than the shipped ones (`draughts hub --weights`).
@@ -148,6 +160,7 @@ impl Engine {
         self.searcher.take().unwrap_or_else(|| {
             let mut s = Searcher::new(self.hash, self.tablebase.clone());
             s.set_model(self.weights.clone());
+            s.set_threads(self.threads);
             s
         })
     }
@@ -210,6 +223,13 @@ impl Engine {
                         self.hash
                     ),
                 );
+                send(
+                    &self.out,
+                    &format!(
+                        "param name=threads value={} type=int min=1 max={MAX_THREADS}",
+                        self.threads
+                    ),
+                );
                 send(&self.out, "param name=tablebases value=\"\" type=string");
                 send(&self.out, "wait");
             }
@@ -241,6 +261,20 @@ impl Engine {
                         self.stop();
                         self.hash = mb;
                         self.searcher = None;
+                    }
+                    "threads" => {
+                        let n: usize = value
+                            .parse()
+                            .ok()
+                            .filter(|n| (1..=MAX_THREADS).contains(n))
+                            .ok_or_else(|| {
+                                HubError(format!("threads {value:?}: 1 to {MAX_THREADS}"))
+                            })?;
+                        self.stop();
+                        self.threads = n;
+                        if let Some(s) = &mut self.searcher {
+                            s.set_threads(n);
+                        }
                     }
                     "tablebases" => {
                         self.stop();
@@ -372,15 +406,15 @@ impl Engine {
 pub fn serve(
     input: impl BufRead,
     output: Box<dyn Write + Send>,
-    tablebases: Option<PathBuf>,
-    weights: Option<Arc<Model>>,
+    settings: Settings,
 ) -> io::Result<()> {
     let mut engine = Engine {
-        weights,
+        weights: settings.weights,
         out: Arc::new(Mutex::new(output)),
         variant: Variant::International,
         hash: 64,
-        tablebase_dir: tablebases,
+        threads: settings.threads.clamp(1, MAX_THREADS),
+        tablebase_dir: settings.tablebases,
         tablebase: None,
         searcher: None,
         running: None,
@@ -442,8 +476,10 @@ mod tests {
         serve(
             script.as_bytes(),
             Box::new(Shared(Arc::clone(&buffer))),
-            Some(PathBuf::from("/nonexistent")),
-            None,
+            Settings {
+                tablebases: Some(PathBuf::from("/nonexistent")),
+                ..Settings::default()
+            },
         )
         .unwrap();
         let bytes = buffer.lock().unwrap().clone();
@@ -479,6 +515,39 @@ mod tests {
             "{out}"
         );
         assert!(lines.contains(&"pong"));
+    }
+
+    #[test]
+    fn searches_on_the_threads_it_is_given() {
+        let out = run(
+            "hub\nset-param name=threads value=2\nset-param name=threads value=0\ninit\npos\nlevel depth=4\ngo think\nquit\n",
+        );
+        assert!(
+            out.contains(&format!(
+                "param name=threads value=1 type=int min=1 max={MAX_THREADS}"
+            )),
+            "{out}"
+        );
+        let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(errors.len(), 1, "{out}");
+        assert!(
+            errors[0].contains("threads") && errors[0].contains("1 to"),
+            "{out}"
+        );
+        let done = out
+            .lines()
+            .find(|l| l.starts_with("done move="))
+            .expect("a move");
+        let mv = done
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .trim_start_matches("move=");
+        assert!(
+            parse_move(&Position::start(Variant::International), mv).is_ok(),
+            "{out}"
+        );
+        assert!(out.contains("info depth=4"), "{out}");
     }
 
     #[test]

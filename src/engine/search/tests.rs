@@ -3,8 +3,13 @@ use crate::rules::notation::parse_fen;
 use crate::rules::variant::Variant;
 
 fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
+    search_on(v, fen, depth, 1)
+}
+
+fn search_on(v: Variant, fen: &str, depth: u32, threads: usize) -> Outcome {
     let pos = parse_fen(fen, v).unwrap();
     let mut s = Searcher::new(16, None);
+    s.set_threads(threads);
     s.search(
         &pos,
         &[],
@@ -42,7 +47,8 @@ fn takes_the_larger_capture_when_free_to_choose() {
 #[test]
 fn finds_forced_wins_the_tablebases_know() {
     // Without tables, a search deep enough finds every short win of three-piece English
-    // endings, in exactly the number of plies the tables give.
+    // endings, in exactly the number of plies the tables give, on one thread and on two (the
+    // helper's deeper entries in the shared table must not bend the distance).
     let v = Variant::English;
     let tb = Tablebase::open(crate::tablebase::tests::tables(v).dir()).unwrap();
     let mut checked = 0;
@@ -62,12 +68,59 @@ fn finds_forced_wins_the_tablebases_know() {
                     continue;
                 }
                 checked += 1;
-                let o = search(v, &format!("W:WK{a},K{b}:BK{c}"), p + 1);
-                assert_eq!(o.score, MATE - p as i32, "W:WK{a},K{b}:BK{c}: {o:?}");
+                for threads in [1, 2] {
+                    let o = search_on(v, &format!("W:WK{a},K{b}:BK{c}"), p + 1, threads);
+                    assert_eq!(o.score, MATE - p as i32, "W:WK{a},K{b}:BK{c}: {o:?}");
+                }
             }
         }
     }
     assert_eq!(checked, 25);
+}
+
+#[test]
+fn helper_threads_answer_legally_and_stop_with_the_search() {
+    let mut s = Searcher::new(16, None);
+    s.set_threads(0);
+    assert_eq!(s.threads(), 1);
+    s.set_threads(1_000);
+    assert_eq!(s.threads(), MAX_THREADS);
+    s.set_threads(2);
+    assert_eq!(s.threads(), 2);
+    for (i, v) in Variant::ALL.into_iter().enumerate() {
+        for pos in random_positions(v, 6, 300 + i as u64) {
+            let limits = Limits {
+                depth: Some(7),
+                ..Limits::default()
+            };
+            let mut reported = Vec::new();
+            let o = s.search(&pos, &[], limits, &mut |info| reported.push(info.nodes));
+            let legal = pos.legal_moves();
+            match o.best {
+                Some(mv) => assert!(legal.iter().any(|m| *m == mv), "{pos:?}"),
+                None => assert!(legal.is_empty()),
+            }
+            // Nodes reported grow and the total counts every thread's.
+            assert!(reported.windows(2).all(|w| w[0] <= w[1]), "{reported:?}");
+            assert!(
+                reported.last().is_none_or(|&n| n <= o.nodes),
+                "{reported:?} {o:?}"
+            );
+        }
+    }
+    // The stop flag ends the main thread and with it the helper.
+    let pos = Position::start(Variant::International);
+    let flag = s.stop_flag();
+    s.reset_stop();
+    let handle = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let started = Instant::now();
+    let o = s.search(&pos, &[], Limits::default(), &mut |_| {});
+    handle.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert!(pos.legal_moves().iter().any(|m| Some(*m) == o.best));
 }
 
 #[test]
