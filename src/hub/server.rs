@@ -486,6 +486,23 @@ mod tests {
         String::from_utf8(bytes).unwrap()
     }
 
+    /// The session's `done` line names a legal move of the International start.
+    fn assert_plays_from_the_start(out: &str) {
+        let done = out
+            .lines()
+            .find(|l| l.starts_with("done move="))
+            .expect("a move");
+        let mv = done
+            .split_whitespace()
+            .nth(1)
+            .unwrap_or_default()
+            .trim_start_matches("move=");
+        assert!(
+            parse_move(&Position::start(Variant::International), mv).is_ok(),
+            "{out}"
+        );
+    }
+
     #[test]
     fn handshake_and_a_search() {
         let out = run("hub\ninit\npos\nlevel depth=4\ngo think\nping\nquit\n");
@@ -493,19 +510,7 @@ mod tests {
         assert!(lines[0].starts_with("id name=draughts"), "{out}");
         assert!(lines.contains(&"wait") && lines.contains(&"ready"), "{out}");
         assert!(out.contains("param name=variant"), "{out}");
-        let done = lines
-            .iter()
-            .find(|l| l.starts_with("done move="))
-            .expect("a move");
-        let mv = done
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .trim_start_matches("move=");
-        assert!(
-            parse_move(&Position::start(Variant::International), mv).is_ok(),
-            "{done}"
-        );
+        assert_plays_from_the_start(&out);
         assert_eq!(
             lines
                 .iter()
@@ -534,19 +539,7 @@ mod tests {
             errors[0].contains("threads") && errors[0].contains("1 to"),
             "{out}"
         );
-        let done = out
-            .lines()
-            .find(|l| l.starts_with("done move="))
-            .expect("a move");
-        let mv = done
-            .split_whitespace()
-            .nth(1)
-            .unwrap()
-            .trim_start_matches("move=");
-        assert!(
-            parse_move(&Position::start(Variant::International), mv).is_ok(),
-            "{out}"
-        );
+        assert_plays_from_the_start(&out);
         assert!(out.contains("info depth=4"), "{out}");
     }
 
