@@ -3,6 +3,7 @@
 //! and an Elo difference with its error margin.
 
 use crate::clock::{Tick, TimeControl};
+use crate::engine::eval::Model;
 use crate::engine::{self, Level};
 use crate::hub::client::{HubEngine, command_line, level_line};
 use crate::play::{LiveGame, Notice, Options};
@@ -60,12 +61,17 @@ enum Seat {
 }
 
 impl Seat {
-    fn open(c: &Contender, settings: &MatchSettings) -> Result<Seat, String> {
+    fn open(
+        c: &Contender,
+        weights: &Option<Arc<Model>>,
+        settings: &MatchSettings,
+    ) -> Result<Seat, String> {
         match c {
-            Contender::Engine(l) => Ok(Seat::Engine(
-                *l,
-                Box::new(engine::Searcher::new(64, settings.tablebase.clone())),
-            )),
+            Contender::Engine(l) => {
+                let mut searcher = engine::Searcher::new(64, settings.tablebase.clone());
+                searcher.set_model(weights.clone());
+                Ok(Seat::Engine(*l, Box::new(searcher)))
+            }
             Contender::Hub(cmd) => HubEngine::start(cmd)
                 .map(|e| Seat::Hub(Box::new(e)))
                 .map_err(|e| e.to_string()),
@@ -177,6 +183,9 @@ pub struct MatchSettings {
     pub tablebase: Option<Arc<Tablebase>>,
     /// Plies after which a game is adjudicated a draw.
     pub max_plies: usize,
+    /// Evaluation weights for the built-in engine as A and as B, other than the shipped ones
+    /// (comparing versions).
+    pub weights: [Option<Arc<Model>>; 2],
 }
 
 fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, String> {
@@ -226,8 +235,8 @@ pub fn play_game(
     round: usize,
 ) -> Result<Played, String> {
     let mut seats = [
-        Seat::open(&settings.a, settings)?,
-        Seat::open(&settings.b, settings)?,
+        Seat::open(&settings.a, &settings.weights[0], settings)?,
+        Seat::open(&settings.b, &settings.weights[1], settings)?,
     ];
     let mut game = Game::new(settings.variant);
     for m in opening {
@@ -563,6 +572,7 @@ mod tests {
             clock: TimeControl::parse("2s+0.1s").unwrap(),
             tablebase: None,
             max_plies: 60,
+            weights: [None, None],
         };
         let openings = two_ply_openings(Variant::English);
         let games: Vec<Played> = run(
@@ -597,6 +607,7 @@ mod tests {
             clock: TimeControl::parse("1s+0.1s").unwrap(),
             tablebase: None,
             max_plies: 20,
+            weights: [None, None],
         };
         let openings = two_ply_openings(Variant::English);
         let seen = std::sync::atomic::AtomicUsize::new(0);

@@ -240,5 +240,23 @@ fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
     let bad = draughts(&["match", "--engine-a", "scan", "--engine-b", "engine"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("--engine-a"), "{}", stderr(&bad));
+    // Weights that cannot be read stop the match before it starts, saying which and why.
+    let missing = dir.join("missing.eval");
+    let bad = draughts(&[
+        "match",
+        "--engine-a",
+        "engine:1",
+        "--engine-b",
+        "engine:1",
+        "--weights-b",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    let why = stderr(&bad);
+    assert!(
+        why.contains("--weights-b") && why.contains("missing.eval"),
+        "{why}"
+    );
+    assert!(stdout(&bad).is_empty(), "{}", stdout(&bad));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,12 +3,13 @@
 use anyhow::Result;
 use draughts::Variant;
 use draughts::clock::TimeControl;
+use draughts::engine::eval::Model;
 use draughts::rules::pdn;
 use draughts::tablebase;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Arguments of `draughts match`.
 #[derive(clap::Args)]
@@ -53,6 +54,13 @@ pub(crate) struct MatchArgs {
     /// Moves (plies) after which a game is adjudicated drawn.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Weights for engine A when it is the built-in engine: a file, `initial` (the hand-set
+    /// start) or `builtin` (the shipped ones, the default).
+    #[arg(long)]
+    weights_a: Option<String>,
+    /// Weights for engine B when it is the built-in engine.
+    #[arg(long)]
+    weights_b: Option<String>,
 }
 
 /// Plays the match, printing each game's result and then the score.
@@ -71,6 +79,8 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         pdn: out,
         tablebases,
         max_plies,
+        weights_a,
+        weights_b,
     } = args;
     use draughts::arena::sprt::{self, Sprt, Verdict};
     use draughts::arena::{self, Contender, MatchSettings};
@@ -98,6 +108,19 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         }
         None => arena::two_ply_openings(variant),
     };
+    let weights = |name: Option<String>, flag: &str| -> Result<_> {
+        Ok(match name {
+            Some(n) => Some(Arc::new(
+                super::learn::weights(Some(&n), variant, Model::initial)
+                    .map_err(|e| anyhow::anyhow!("{flag}: {e:#}"))?,
+            )),
+            None => None,
+        })
+    };
+    let weights = [
+        weights(weights_a, "--weights-a")?,
+        weights(weights_b, "--weights-b")?,
+    ];
     let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
     let settings = MatchSettings {
         variant,
@@ -106,6 +129,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         clock,
         tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
         max_plies,
+        weights,
     };
     let threads = concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))
