@@ -56,7 +56,7 @@ impl std::fmt::Display for Contender {
 
 /// A player ready to move.
 enum Seat {
-    Engine(Level, Box<engine::Searcher>),
+    Engine(Level, Box<engine::Searcher>, Option<&'static engine::Book>),
     Hub(Box<HubEngine>),
 }
 
@@ -70,7 +70,10 @@ impl Seat {
             Contender::Engine(l) => {
                 let mut searcher = engine::Searcher::new(64, settings.tablebase.clone());
                 searcher.set_model(weights.clone());
-                Ok(Seat::Engine(*l, Box::new(searcher)))
+                let book = settings
+                    .book
+                    .then(|| engine::book::builtin(settings.variant));
+                Ok(Seat::Engine(*l, Box::new(searcher), book))
             }
             Contender::Hub(cmd) => HubEngine::start(cmd)
                 .map(|e| Seat::Hub(Box::new(e)))
@@ -186,13 +189,15 @@ pub struct MatchSettings {
     /// Evaluation weights for the built-in engine as A and as B, other than the shipped ones
     /// (comparing versions).
     pub weights: [Option<Arc<Model>>; 2],
+    /// Whether the built-in engine plays from its opening book.
+    pub book: bool,
 }
 
 fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, String> {
     let side = live.position().side_to_move();
     let clock = live.clock().expect("match games are timed");
     match seat {
-        Seat::Engine(level, searcher) => {
+        Seat::Engine(level, searcher, book) => {
             let budget = engine::budget(clock, side, now);
             let history: Vec<u64> = live.game().positions().map(Position::zobrist).collect();
             let stop = AtomicBool::new(false);
@@ -201,7 +206,8 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, Stri
                 live.position(),
                 &history,
                 *level,
-                Some(budget),
+                engine::Budget::Clock(budget),
+                *book,
                 &stop,
             )
             .ok_or_else(|| "no legal move".to_string())
@@ -572,6 +578,7 @@ mod tests {
             clock: TimeControl::parse("2s+0.1s").unwrap(),
             tablebase: None,
             max_plies: 60,
+            book: true,
             weights: [None, None],
         };
         let openings = two_ply_openings(Variant::English);
@@ -607,6 +614,7 @@ mod tests {
             clock: TimeControl::parse("1s+0.1s").unwrap(),
             tablebase: None,
             max_plies: 20,
+            book: false,
             weights: [None, None],
         };
         let openings = two_ply_openings(Variant::English);

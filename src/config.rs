@@ -69,6 +69,8 @@ pub struct Config {
     pub tablebases: Option<PathBuf>,
     /// End games the tablebases prove drawn, and propose proven wins.
     pub adjudicate: bool,
+    /// The engine plays the openings from its book (variety, and time saved for later).
+    pub book: bool,
 }
 
 impl Default for Config {
@@ -83,6 +85,7 @@ impl Default for Config {
             games_dir: None,
             tablebases: None,
             adjudicate: true,
+            book: true,
         }
     }
 }

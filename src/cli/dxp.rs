@@ -59,6 +59,12 @@ pub(crate) struct DxpArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Think from the first move instead of playing the opening book's moves.
+    #[arg(long)]
+    no_book: bool,
+    /// Think on the other program's time too.
+    #[arg(long)]
+    ponder: bool,
 }
 
 /// Plays the session's games, writes their records and prints the score.
@@ -80,6 +86,8 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         pdn: out,
         tablebases,
         threads,
+        no_book,
+        ponder,
     } = args;
     use draughts::dxp::{Start, session};
     let variant: Variant = variant.parse()?;
@@ -101,6 +109,8 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         move_time,
         tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
         threads,
+        book: !no_book,
+        ponder,
     };
     let mut report = |line: &str| println!("{line}");
     let played = if let Some(addr) = listen {

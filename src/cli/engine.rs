@@ -40,6 +40,8 @@ pub(crate) enum EngineCommand {
     Selfplay(super::learn::SelfplayArgs),
     /// Fit the evaluation's weights to the positions of PDN games.
     Train(super::learn::TrainArgs),
+    /// Build an opening book from the openings of PDN games, each move checked by a search.
+    Book(super::learn::BookArgs),
     /// Search the benchmark positions to a fixed depth and report nodes and speed.
     Bench {
         /// Depth of each search.
@@ -103,6 +105,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
         }
         EngineCommand::Selfplay(args) => super::learn::selfplay(args)?,
         EngineCommand::Train(args) => super::learn::train_weights(args)?,
+        EngineCommand::Book(args) => super::learn::book(args)?,
         EngineCommand::Bench { depth, threads } => {
             let started = Instant::now();
             let mut total = 0u64;

@@ -21,6 +21,10 @@ pub(crate) struct HubArgs {
     /// Search threads (the Hub `threads` parameter can change it).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Think from the first move instead of playing the opening book's moves (the Hub `book`
+    /// parameter can change it).
+    #[arg(long)]
+    no_book: bool,
 }
 
 /// Serves Hub commands until the GUI quits.
@@ -30,6 +34,7 @@ pub(crate) fn run(args: HubArgs) -> Result<ExitCode> {
         weights,
         weights_variant,
         threads,
+        no_book,
     } = args;
     let model = match weights.as_deref() {
         Some(name) => {
@@ -44,6 +49,7 @@ pub(crate) fn run(args: HubArgs) -> Result<ExitCode> {
         tablebases,
         weights: model,
         threads,
+        book: !no_book,
     };
     draughts::hub::server::serve(stdin, Box::new(std::io::stdout()), settings)?;
     Ok(ExitCode::SUCCESS)

@@ -1,4 +1,5 @@
-//! `draughts engine selfplay` and `draughts engine train`: the evaluation's training pipeline.
+//! `draughts engine selfplay`, `draughts engine train` and `draughts engine book`: the
+//! evaluation's training pipeline and the opening book's builder.
 
 use anyhow::{Context, Result, bail};
 use draughts::Variant;
@@ -81,6 +82,95 @@ pub(crate) struct TrainArgs {
     /// Tablebases: positions they hold are labelled with their exact value.
     #[arg(long)]
     tablebases: Option<PathBuf>,
+}
+
+/// Arguments of `draughts engine book`.
+#[derive(clap::Args)]
+pub(crate) struct BookArgs {
+    /// international, frisian or english.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// PDN files of games (self-play or collections); games of other variants are skipped.
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The book file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Plies of each game read.
+    #[arg(long, default_value_t = 16)]
+    plies: usize,
+    /// Games a move must have been played in to enter the book.
+    #[arg(long, default_value_t = 3)]
+    min_games: u32,
+    /// Depth of the search that checks each move (0: no check).
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Moves valued more than this many men below their position's best are dropped.
+    #[arg(long, default_value_t = 0.3)]
+    margin: f64,
+    /// Threads for the checking searches [default: every core].
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+/// Builds an opening book and writes it.
+pub(crate) fn book(args: BookArgs) -> Result<()> {
+    use draughts::engine::book::BookBuilder;
+    let variant: Variant = args.variant.parse()?;
+    if !(0.0..100.0).contains(&args.margin) {
+        bail!("--margin {}: expected men from 0 to 100", args.margin);
+    }
+    let mut builder = BookBuilder::new(variant, args.plies);
+    for path in &args.games {
+        let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+        for game in pdn::read_bytes(&bytes, variant).into_iter().flatten() {
+            builder.add_game(&game);
+        }
+    }
+    let read = builder.games();
+    let mut book = builder.build(args.min_games);
+    let moves = |b: &draughts::engine::Book| -> usize { b.positions().map(|(_, m)| m.len()).sum() };
+    println!(
+        "{read} finished {variant} games: {} positions, {} moves played in {} games or more",
+        book.len(),
+        moves(&book),
+        args.min_games
+    );
+    if book.is_empty() {
+        bail!(
+            "no position reached by at least --min-games {} games",
+            args.min_games
+        );
+    }
+    if args.depth > 0 {
+        let before = moves(&book);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads.unwrap_or(0))
+            .build()?;
+        let progress = Progress::start(Report::for_stdout(), "checking", book.len() as u64);
+        let every = (book.len() as u64 / 20).max(1);
+        let lines = Report::for_stdout() == Report::Lines;
+        let done = AtomicU64::new(0);
+        let total = book.len();
+        pool.install(|| {
+            book.check(args.depth, (args.margin * 100.0).round() as i32, &|| {
+                progress.inc(1);
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if lines && n.is_multiple_of(every) {
+                    println!("checking: {n}/{total} positions");
+                }
+            })
+        });
+        progress.finish(&format!(
+            "checked by depth {} searches: {} of {before} moves kept",
+            args.depth,
+            moves(&book)
+        ));
+    }
+    draughts::config::write_atomic(&args.out, book.to_text().as_bytes())
+        .with_context(|| args.out.display().to_string())?;
+    println!("book written to {}", args.out.display());
+    Ok(())
 }
 
 /// Reads weights named on the command line: a file, `initial`, `builtin`, or `default` when

@@ -58,6 +58,9 @@ pub(crate) struct MatchArgs {
     /// start) or `builtin` (the shipped ones, the default).
     #[arg(long)]
     weights_a: Option<String>,
+    /// The built-in engine thinks from the first move instead of playing its opening book.
+    #[arg(long)]
+    no_book: bool,
     /// Weights for engine B when it is the built-in engine.
     #[arg(long)]
     weights_b: Option<String>,
@@ -81,6 +84,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         max_plies,
         weights_a,
         weights_b,
+        no_book,
     } = args;
     use draughts::arena::sprt::{self, Sprt, Verdict};
     use draughts::arena::{self, Contender, MatchSettings};
@@ -130,6 +134,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
         max_plies,
         weights,
+        book: !no_book,
     };
     let threads = concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1))

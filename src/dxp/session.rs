@@ -10,7 +10,7 @@
 
 use super::{Acceptance, Channel, DxpError, EndReason, Message, Start, find_move, move_message};
 use crate::clock::TimeControl;
-use crate::engine::{self, Level, Searcher};
+use crate::engine::{self, Level, Limits, Searcher};
 use crate::play::{LiveGame, Options};
 use crate::rules::board::Position;
 use crate::rules::game::{Game, Outcome, Reason};
@@ -20,7 +20,8 @@ use crate::rules::variant::Variant;
 use crate::tablebase::Tablebase;
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 /// How long to wait for the other program beyond its clock (or for an acknowledgement).
@@ -43,6 +44,11 @@ pub struct Player {
     pub tablebase: Option<Arc<Tablebase>>,
     /// Search threads.
     pub threads: usize,
+    /// Whether the engine plays from its opening book.
+    pub book: bool,
+    /// Whether the engine thinks on the other program's time (about the position the other
+    /// program has, so that its table is ready whatever the reply).
+    pub ponder: bool,
 }
 
 /// What the initiator asks for.
@@ -85,7 +91,9 @@ fn time_control(minutes: u16, moves: u16) -> Option<TimeControl> {
 struct Table<'a> {
     channel: &'a mut Channel<TcpStream>,
     player: &'a Player,
-    searcher: Searcher,
+    /// The searcher, away in the pondering thread while it ponders.
+    searcher: Option<Searcher>,
+    pondering: Option<(JoinHandle<Searcher>, Arc<AtomicBool>)>,
     report: &'a mut dyn FnMut(&str),
 }
 
@@ -98,13 +106,50 @@ impl<'a> Table<'a> {
         Table {
             channel,
             player,
-            searcher: {
+            searcher: Some({
                 let mut s = Searcher::new(64, player.tablebase.clone());
                 s.set_threads(player.threads);
                 s
-            },
+            }),
+            pondering: None,
             report,
         }
+    }
+
+    /// The searcher, once a pondering search has stopped.
+    fn searcher(&mut self) -> &mut Searcher {
+        if let Some((handle, stop)) = self.pondering.take() {
+            stop.store(true, Ordering::Relaxed);
+            // A pondering thread that panicked loses its searcher: a fresh one takes its place.
+            self.searcher = handle.join().ok();
+            if let Some(s) = &self.searcher {
+                s.reset_stop();
+            }
+        }
+        self.searcher.get_or_insert_with(|| {
+            let mut s = Searcher::new(64, self.player.tablebase.clone());
+            s.set_threads(self.player.threads);
+            s
+        })
+    }
+
+    /// Thinks about `pos` (the other program to move) until our turn comes, when pondering is
+    /// on: the search fills the table the next search of ours reads.
+    fn ponder(&mut self, pos: Position, history: Vec<u64>) {
+        if !self.player.ponder || pos.legal_moves().is_empty() {
+            return;
+        }
+        self.searcher();
+        let Some(mut s) = self.searcher.take() else {
+            return;
+        };
+        s.reset_stop();
+        let stop = s.stop_flag();
+        let handle = std::thread::spawn(move || {
+            s.search(&pos, &history, Limits::default(), &mut |_| {});
+            s
+        });
+        self.pondering = Some((handle, stop));
     }
 
     /// The next message within `wait`, chat reported on the way; `None` when the time passed.
@@ -155,7 +200,7 @@ impl<'a> Table<'a> {
         live.set_tag("Event", "DXP");
         live.set_tag("White", white);
         live.set_tag("Black", black);
-        self.searcher.clear();
+        self.searcher().clear();
         let epoch = Instant::now();
         live.start_clock(epoch.elapsed());
         let mut moved_at = Instant::now();
@@ -165,18 +210,24 @@ impl<'a> Table<'a> {
             let side = live.position().side_to_move();
             if side == color {
                 let history: Vec<u64> = live.game().positions().map(Position::zobrist).collect();
-                let budget = self.player.move_time.or_else(|| {
-                    live.clock()
-                        .map(|c| engine::budget(c, side, epoch.elapsed()))
-                });
+                let budget = match (self.player.move_time, live.clock()) {
+                    (Some(t), _) => engine::Budget::Fixed(t),
+                    (None, Some(c)) => {
+                        engine::Budget::Clock(engine::budget(c, side, epoch.elapsed()))
+                    }
+                    (None, None) => engine::Budget::Untimed,
+                };
                 let stop = AtomicBool::new(false);
                 let thinking = Instant::now();
+                let player = self.player;
+                let book = player.book.then(|| engine::book::builtin(player.variant));
                 let Some(mv) = engine::choose(
-                    &mut self.searcher,
+                    self.searcher(),
                     live.position(),
                     &history,
-                    self.player.level,
+                    player.level,
                     budget,
+                    book,
                     &stop,
                 ) else {
                     break;
@@ -189,6 +240,10 @@ impl<'a> Table<'a> {
                 self.channel.send(&move_message(&mv, spent.as_secs()))?;
                 (self.report)(&format!("{side} {text} ({:.1} s)", spent.as_secs_f64()));
                 moved_at = Instant::now();
+                if live.outcome().is_none() {
+                    let history = live.game().positions().map(Position::zobrist).collect();
+                    self.ponder(*live.position(), history);
+                }
                 continue;
             }
             let message = self.next(Duration::from_millis(200))?;
@@ -276,6 +331,8 @@ impl<'a> Table<'a> {
                 other => (self.report)(&format!("ignored out of turn: {}", other.encode())),
             }
         }
+        // No thinking beyond the game.
+        self.searcher();
         self.finish(live, color, last, illegal)
     }
 
@@ -521,244 +578,4 @@ pub fn connect(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::pdn::GameResult;
-    use std::net::TcpListener;
-
-    const V: Variant = Variant::International;
-
-    fn player() -> Player {
-        Player {
-            variant: V,
-            name: "draughts test".into(),
-            level: Level::new(2).expect("2 is a level"),
-            move_time: None,
-            tablebase: None,
-            threads: 1,
-        }
-    }
-
-    /// The other program's side of a scripted session: raw messages out, messages in.
-    struct Peer {
-        channel: Channel<TcpStream>,
-        position: Position,
-    }
-
-    impl Peer {
-        fn send(&mut self, raw: &str) {
-            let mut bytes = raw.as_bytes().to_vec();
-            bytes.push(0);
-            std::io::Write::write_all(&mut self.channel.stream, &bytes).unwrap();
-            if let Ok(Message::Move {
-                from, to, captured, ..
-            }) = Message::parse(raw, V)
-                && let Ok(mv) = find_move(&self.position, from, to, &captured)
-            {
-                self.position = self.position.play(&mv);
-            }
-        }
-
-        fn receive(&mut self) -> Message {
-            self.channel
-                .stream()
-                .set_read_timeout(Some(Duration::from_secs(30)))
-                .unwrap();
-            let text = self.channel.receive().unwrap().expect("a message in time");
-            let m = Message::parse(&text, V).unwrap();
-            if let Message::Move {
-                from, to, captured, ..
-            } = &m
-            {
-                let mv = find_move(&self.position, *from, *to, captured)
-                    .unwrap_or_else(|e| panic!("our engine sent an illegal move: {e}"));
-                self.position = self.position.play(&mv);
-            }
-            m
-        }
-    }
-
-    fn pair() -> (TcpListener, String) {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap().to_string();
-        (listener, addr)
-    }
-
-    #[test]
-    fn a_scripted_initiator_is_followed() {
-        let (listener, addr) = pair();
-        let ours = std::thread::spawn(move || {
-            let mut lines = Vec::new();
-            let games = listen(&listener, &player(), &mut |l| lines.push(l.to_string()));
-            (games, lines)
-        });
-        let mut peer = Peer {
-            channel: Channel::new(TcpStream::connect(&addr).unwrap()),
-            position: Position::start(V),
-        };
-        peer.send(&format!("R01{:<32}Z005000A", "Script"));
-        match peer.receive() {
-            Message::GameAccept { name, code } => {
-                assert_eq!(
-                    (name.as_str(), code),
-                    ("draughts test", Acceptance::Accepted)
-                );
-            }
-            other => panic!("{other:?}"),
-        }
-        peer.send("Chello");
-        peer.send("M0001322800");
-        assert!(matches!(peer.receive(), Message::Move { .. }));
-        peer.send("Xjunk");
-        // Back to the first move, White to move: the position is the start again.
-        peer.send("B001W");
-        assert_eq!(peer.receive(), Message::BackAccept { accepted: true });
-        peer.position = Position::start(V);
-        peer.send("M0001332900");
-        assert!(matches!(peer.receive(), Message::Move { .. }));
-        // A back request beyond the game is refused.
-        peer.send("B040W");
-        assert_eq!(peer.receive(), Message::BackAccept { accepted: false });
-        // The script gives up; the engine acknowledges and stays for more games.
-        peer.send("E10");
-        assert_eq!(
-            peer.receive(),
-            Message::GameEnd {
-                reason: EndReason::Unknown,
-                stop: false
-            }
-        );
-        peer.send("E01");
-        let (games, lines) = ours.join().unwrap();
-        let games = games.unwrap();
-        assert_eq!(games.len(), 1);
-        let g = &games[0];
-        assert_eq!(g.color, Color::Black);
-        assert_eq!(g.pdn.result, GameResult::Win(Color::Black));
-        assert_eq!(
-            g.pdn.line.moves.len(),
-            2,
-            "the back request took the first moves back"
-        );
-        assert_eq!(
-            g.pdn.line.moves[0].mv,
-            find_move(&Position::start(V), 33, 29, &[]).unwrap()
-        );
-        assert!(lines.iter().any(|l| l == "chat: hello"), "{lines:?}");
-        assert!(
-            lines.iter().any(|l| l.contains("unknown message type")),
-            "{lines:?}"
-        );
-    }
-
-    #[test]
-    fn the_initiator_plays_its_games_and_ends_on_an_illegal_move() {
-        let (listener, addr) = pair();
-        let request = Request {
-            games: 2,
-            color: Color::White,
-            minutes: 2,
-            moves: 0,
-            starts: vec![Start::Initial],
-        };
-        let ours =
-            std::thread::spawn(move || connect(&addr, &player(), &request, &mut |_| {}).unwrap());
-        let (stream, _) = listener.accept().unwrap();
-        let mut peer = Peer {
-            channel: Channel::new(stream),
-            position: Position::start(V),
-        };
-        // Game 1: the engine is White and moves first.
-        match peer.receive() {
-            Message::GameRequest {
-                version,
-                follower,
-                minutes,
-                start,
-                ..
-            } => {
-                assert_eq!((version, follower, minutes), (1, Color::Black, 2));
-                assert_eq!(start, Start::Initial);
-            }
-            other => panic!("{other:?}"),
-        }
-        peer.send(&format!("A{:<32}0", "Script"));
-        assert!(matches!(peer.receive(), Message::Move { .. }));
-        // 40-35 is no Black move: the engine ends the game, claiming it, and more games follow.
-        peer.send("M0000403500");
-        assert_eq!(
-            peer.receive(),
-            Message::GameEnd {
-                reason: EndReason::Win,
-                stop: false
-            }
-        );
-        peer.send("E00");
-        // Game 2: colours reversed; the script is White, claims a draw at once.
-        match peer.receive() {
-            Message::GameRequest { follower, .. } => assert_eq!(follower, Color::White),
-            other => panic!("{other:?}"),
-        }
-        peer.send(&format!("A{:<32}0", "Script"));
-        peer.send("E20");
-        assert_eq!(
-            peer.receive(),
-            Message::GameEnd {
-                reason: EndReason::Unknown,
-                stop: true
-            }
-        );
-        let games = ours.join().unwrap();
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].pdn.result, GameResult::Win(Color::White));
-        assert!(
-            games[0]
-                .pdn
-                .tag("Termination")
-                .is_some_and(|t| t.contains("40-35")),
-            "{:?}",
-            games[0].pdn.tags
-        );
-        assert_eq!(games[1].color, Color::Black);
-        assert_eq!(games[1].pdn.result, GameResult::Draw);
-        assert_eq!(games[1].pdn.tag("Black"), Some("draughts test"));
-    }
-
-    #[test]
-    fn a_declined_request_ends_the_session() {
-        let (listener, addr) = pair();
-        let request = Request {
-            games: 3,
-            color: Color::White,
-            minutes: 999,
-            moves: 0,
-            starts: vec![Start::Initial],
-        };
-        let ours = std::thread::spawn(move || {
-            let mut lines = Vec::new();
-            let games = connect(&addr, &player(), &request, &mut |l| {
-                lines.push(l.to_string())
-            });
-            (games.unwrap(), lines)
-        });
-        let (stream, _) = listener.accept().unwrap();
-        let mut peer = Peer {
-            channel: Channel::new(stream),
-            position: Position::start(V),
-        };
-        assert!(matches!(peer.receive(), Message::GameRequest { .. }));
-        peer.send(&format!("A{:<32}2", "Script"));
-        let (games, lines) = ours.join().unwrap();
-        assert!(games.is_empty());
-        assert!(lines.iter().any(|l| l.contains("declined")), "{lines:?}");
-    }
-
-    #[test]
-    fn addresses_get_the_dxp_port() {
-        assert_eq!(address("localhost", false), "localhost:27531");
-        assert_eq!(address(":4000", true), "0.0.0.0:4000");
-        assert_eq!(address("10.0.0.2:4000", false), "10.0.0.2:4000");
-        assert_eq!(time_control(5, 75).unwrap().stages()[0].moves, Some(75));
-        assert!(time_control(0, 0).is_none());
-    }
-}
+mod tests;

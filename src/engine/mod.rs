@@ -1,11 +1,13 @@
 //! The engine: evaluation, search, levels, time management, and a background thread to think in
 //! so the screen and the clocks never wait for it.
 
+pub mod book;
 pub mod eval;
 pub mod learn;
 pub mod search;
 mod table;
 
+pub use book::Book;
 pub use search::{Info, Limits, Outcome, Searcher};
 
 use crate::clock::Clock;
@@ -138,39 +140,63 @@ pub const BENCH_POSITIONS: &[(Variant, &str)] = &[
     ),
 ];
 
-/// A small random number from the process's hash seed and the time.
+/// A random number from the process's hash seed and the time (no generator to keep: variety
+/// between games is all it is for).
+pub fn random_u64() -> u64 {
+    RandomState::new().hash_one(Instant::now())
+}
+
+/// A small random number from -`bound` to `bound`.
 fn random(bound: i32) -> i32 {
     if bound == 0 {
         return 0;
     }
-    let seed = RandomState::new().hash_one(Instant::now());
-    (seed % (2 * bound as u64 + 1)) as i32 - bound
+    (random_u64() % (2 * bound as u64 + 1)) as i32 - bound
+}
+
+/// How long the engine may think about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// No clock: the level's own cap ([`Level::time_cap`]) bounds the thinking.
+    Untimed,
+    /// A share of a clock ([`budget`]): the search aims at it and takes up to twice as long
+    /// when its best move keeps changing.
+    Clock(Duration),
+    /// A fixed time a move (a match at so many seconds a move): all of it is used.
+    Fixed(Duration),
 }
 
 /// The move the engine chooses in `pos` at `level` within `budget`, given the hashes of the game's
-/// earlier positions (to avoid repeating). `None` only if there is no legal move. The search
-/// stops when `stop` is set. The searcher (with its tablebases) can be kept from move to move, so
+/// earlier positions (to avoid repeating), playing from `book` while it holds the position.
+/// `None` only if there is no legal move. The search stops when `stop` is set. The searcher (with its tablebases) can be kept from move to move, so
 /// its table remembers the game.
 pub fn choose(
     searcher: &mut Searcher,
     pos: &Position,
     history: &[u64],
     level: Level,
-    budget: Option<Duration>,
+    budget: Budget,
+    book: Option<&Book>,
     stop: &AtomicBool,
 ) -> Option<Move> {
     let moves = pos.legal_moves();
     if moves.len() <= 1 {
         return moves.iter().next().copied();
     }
+    if let Some(mv) = book.and_then(|b| b.pick(pos, random_u64())) {
+        return Some(mv);
+    }
     let flag = searcher.stop_flag();
     flag.store(stop.load(Ordering::Relaxed), Ordering::Relaxed);
-    // Without a clock the level's own cap bounds the thinking.
-    let budget = budget.or(Some(level.time_cap()));
+    let (time, max_time) = match budget {
+        Budget::Untimed => (level.time_cap(), level.time_cap() * 2),
+        Budget::Clock(t) => (t, t * 2),
+        Budget::Fixed(t) => (t, t),
+    };
     let limits = Limits {
         depth: level.depth(),
-        time: budget,
-        max_time: budget.map(|b| b * 2),
+        time: Some(time),
+        max_time: Some(max_time),
         nodes: None,
     };
     if level.noise() == 0 {
@@ -251,7 +277,8 @@ impl Thinking {
         pos: Position,
         history: Vec<u64>,
         level: Level,
-        budget: Option<Duration>,
+        budget: Budget,
+        book: Option<&'static Book>,
         tablebase: Option<Arc<Tablebase>>,
     ) -> Thinking {
         let (tx, result) = channel();
@@ -259,7 +286,7 @@ impl Thinking {
         let flag = Arc::clone(&stop);
         thread::spawn(move || {
             let mut searcher = Searcher::new(64, tablebase);
-            let best = choose(&mut searcher, &pos, &history, level, budget, &flag);
+            let best = choose(&mut searcher, &pos, &history, level, budget, book, &flag);
             // The receiver may be gone (the game was abandoned): nothing to report then.
             let _ = tx.send(best);
         });
@@ -301,6 +328,7 @@ mod tests {
             &pos,
             &[],
             Level::new(level).unwrap(),
+            Budget::Untimed,
             None,
             &stop,
         )
@@ -368,6 +396,30 @@ mod tests {
     }
 
     #[test]
+    fn plays_the_book_move_without_thinking() {
+        // The stop flag is set, so a search would answer at once with the first move it has;
+        // the book's only move here is another one.
+        let pos = Position::start(Variant::International);
+        let first = pos.legal_moves().as_slice()[0];
+        let mv = parse_move(&pos, "35-30").unwrap();
+        assert_ne!(mv, first);
+        let text = format!(
+            "{} international\nW:W31-50:B1-20\t35-30 1 50% -\n",
+            book::MAGIC
+        );
+        let b = Book::parse(&text, Variant::International).unwrap();
+        let stop = AtomicBool::new(true);
+        let mut s = Searcher::new(16, None);
+        for level in [1, 10] {
+            let level = Level::new(level).unwrap();
+            let got = choose(&mut s, &pos, &[], level, Budget::Untimed, Some(&b), &stop);
+            assert_eq!(got, Some(mv));
+        }
+        let without = choose(&mut s, &pos, &[], Level::MAX, Budget::Untimed, None, &stop);
+        assert_eq!(without, Some(first));
+    }
+
+    #[test]
     fn one_legal_move_is_played_at_once() {
         let pos = parse_fen("W:W28:B23", Variant::International).unwrap();
         let only = parse_move(&pos, "28x19").unwrap();
@@ -378,6 +430,7 @@ mod tests {
                 &pos,
                 &[],
                 Level::MAX,
+                Budget::Untimed,
                 None,
                 &stop
             ),
@@ -388,7 +441,7 @@ mod tests {
     #[test]
     fn a_stopped_search_still_answers_a_legal_move() {
         let pos = Position::start(Variant::International);
-        let t = Thinking::start(pos, vec![], Level::MAX, None, None);
+        let t = Thinking::start(pos, vec![], Level::MAX, Budget::Untimed, None, None);
         t.stop();
         let mv = loop {
             if let Some(mv) = t.poll() {

@@ -18,6 +18,8 @@ pub const MATE: i32 = 30_000;
 /// A tablebase win, less the ply it is found at.
 pub const TB_WIN: i32 = 20_000;
 const INF: i32 = 32_000;
+/// Half the first aspiration window, in hundredths of a man.
+const ASPIRATION: i32 = 25;
 const MAX_PLY: usize = 128;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
@@ -144,6 +146,10 @@ pub struct Searcher {
     counter: Arc<AtomicU64>,
     /// The best move's index at the root after the last completed iteration.
     root_best: usize,
+    /// The best root move so far in the running iteration and its score: after the first
+    /// move's search, only a move proven better replaces it, so an iteration cut short by the
+    /// clock still tells the better move when it found one.
+    root_partial: Option<(usize, i32)>,
 }
 
 /// Sets the helpers' stop flags when the main search ends, even by a panic (the scope that
@@ -181,6 +187,7 @@ impl Searcher {
             helpers: Vec::new(),
             counter: Arc::new(AtomicU64::new(0)),
             root_best: 0,
+            root_partial: None,
         }
     }
 
@@ -418,6 +425,9 @@ impl Searcher {
                 best = score;
                 best_index = i;
             }
+            if ply == 0 && score > alpha {
+                self.root_partial = Some((i, score));
+            }
             if score > alpha {
                 alpha = score;
             }
@@ -571,17 +581,55 @@ impl Searcher {
         for depth in 1..=max_depth {
             // The game's history comes without its moves: every position of it may repeat.
             let reversible = self.path.len() - 1;
-            let score = self.negamax(
-                &mut frames,
-                root,
-                root_key,
-                depth as i32,
-                -INF,
-                INF,
-                0,
-                reversible,
-            );
+            self.root_partial = None;
+            // An aspiration window around the last score, widened on each side it fails on:
+            // most iterations land near it, and a narrow window cuts more.
+            let mut delta = ASPIRATION;
+            let (mut low, mut high) = if depth >= 5 && !is_decisive(outcome.score) {
+                (outcome.score - delta, outcome.score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let score = self.negamax(
+                    &mut frames,
+                    root,
+                    root_key,
+                    depth as i32,
+                    low,
+                    high,
+                    0,
+                    reversible,
+                );
+                if self.aborted || (low < score && score < high) {
+                    break score;
+                }
+                delta *= 2;
+                if score <= low {
+                    low = if delta > 8 * ASPIRATION {
+                        -INF
+                    } else {
+                        score - delta
+                    };
+                } else {
+                    high = if delta > 8 * ASPIRATION {
+                        INF
+                    } else {
+                        score + delta
+                    };
+                }
+            };
             if self.aborted {
+                // The first move searched is the last iteration's best; a move that beat it
+                // before the clock ran out is the better choice.
+                if let Some((i, score)) = self.root_partial
+                    && depth > 1
+                {
+                    let best = moves.as_slice()[i];
+                    outcome.best = Some(best);
+                    outcome.score = score;
+                    outcome.pv = self.pv(root, best);
+                }
                 break;
             }
             let best = moves.as_slice()[self.root_best];
@@ -605,8 +653,11 @@ impl Searcher {
             if is_decisive(score) && depth as i32 > MATE - score.abs() + 2 {
                 break;
             }
-            // Start no iteration that cannot finish: the next one takes a few times longer.
-            if let Some(t) = limits.time {
+            // Start no iteration that cannot finish (the next one takes a few times longer),
+            // unless the time is fixed: then every moment of it is used.
+            if let Some(t) = limits.time
+                && limits.max_time.is_some_and(|m| m > t)
+            {
                 let spent = started.elapsed();
                 let target = if unstable {
                     limits.max_time.unwrap_or(t)

@@ -134,6 +134,8 @@ pub struct Settings {
     pub weights: Option<Arc<Model>>,
     /// Search threads (the `threads` parameter's start value; 0 counts as 1).
     pub threads: usize,
+    /// Whether `go think` plays from the opening book (the `book` parameter's start value).
+    pub book: bool,
 }
 
 struct Engine {
@@ -141,6 +143,7 @@ struct Engine {
     variant: Variant,
     hash: usize,
     threads: usize,
+    book: bool,
     tablebase_dir: Option<PathBuf>,
     tablebase: Option<Arc<Tablebase>>,
     /// Evaluation weights other than the shipped ones (`draughts hub --weights`).
@@ -230,6 +233,10 @@ impl Engine {
                         self.threads
                     ),
                 );
+                send(
+                    &self.out,
+                    &format!("param name=book value={} type=bool", self.book),
+                );
                 send(&self.out, "param name=tablebases value=\"\" type=string");
                 send(&self.out, "wait");
             }
@@ -275,6 +282,13 @@ impl Engine {
                         if let Some(s) = &mut self.searcher {
                             s.set_threads(n);
                         }
+                    }
+                    "book" => {
+                        self.book = match value.as_str() {
+                            "true" => true,
+                            "false" => false,
+                            _ => return Err(HubError(format!("book {value:?}: true or false"))),
+                        };
                     }
                     "tablebases" => {
                         self.stop();
@@ -342,6 +356,15 @@ impl Engine {
                 &self.out,
                 &format!("done move={}", move_text(&moves.as_slice()[0])),
             );
+            return;
+        }
+        // So is a move of the opening book.
+        if mode == "think"
+            && self.book
+            && let Some(mv) = crate::engine::book::builtin(self.variant)
+                .pick(&self.root, crate::engine::random_u64())
+        {
+            send(&self.out, &format!("done move={}", move_text(&mv)));
             return;
         }
         let mut searcher = self.searcher();
@@ -414,6 +437,7 @@ pub fn serve(
         variant: Variant::International,
         hash: 64,
         threads: settings.threads.clamp(1, MAX_THREADS),
+        book: settings.book,
         tablebase_dir: settings.tablebases,
         tablebase: None,
         searcher: None,
@@ -520,6 +544,30 @@ mod tests {
             "{out}"
         );
         assert!(lines.contains(&"pong"));
+    }
+
+    #[test]
+    fn plays_book_moves_when_the_book_is_on() {
+        let out = run(
+            "hub\nset-param name=book value=yes\nset-param name=book value=true\ninit\npos\nlevel depth=30\ngo think\nquit\n",
+        );
+        assert!(
+            out.contains("param name=book value=false type=bool"),
+            "{out}"
+        );
+        let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(errors.len(), 1, "{out}");
+        assert!(errors[0].contains("true or false"), "{out}");
+        // Answered from the book: no search, so no `info` line.
+        assert!(!out.contains("info "), "{out}");
+        let start = Position::start(Variant::International);
+        let done = out
+            .lines()
+            .find(|l| l.starts_with("done move="))
+            .expect(&out);
+        let text = done.trim_start_matches("done move=");
+        let book = crate::engine::book::builtin(Variant::International).moves(&start);
+        assert!(book.iter().any(|m| move_text(&m.mv) == text), "{out}");
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The settings screen: looks, defaults for new games, directories and adjudication, saved to
-//! the settings file as they change.
+//! The settings screen: looks, defaults for new games, directories, adjudication and the
+//! engine's opening book, saved to the settings file as they change.
 
 use super::widgets::{TextField, centered, cycle, cycle_variant, menu_line};
 use crate::clock::TimeControl;
@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 use std::path::Path;
 
 /// Rows of the settings screen.
-pub const SETTINGS: [&str; 9] = [
+pub const SETTINGS: [&str; 10] = [
     "Theme",
     "Pieces",
     "Square numbers",
@@ -22,6 +22,7 @@ pub const SETTINGS: [&str; 9] = [
     "Games directory",
     "Tablebase directory",
     "Tablebase adjudication",
+    "Engine opening book",
 ];
 
 /// The settings screen.
@@ -100,7 +101,8 @@ impl SettingsForm {
                         f.editing = Some(TextField { text });
                         return Action::None;
                     }
-                    _ => c.adjudicate = !c.adjudicate,
+                    8 => c.adjudicate = !c.adjudicate,
+                    _ => c.book = !c.book,
                 }
                 return Action::Save;
             }
@@ -134,6 +136,7 @@ impl SettingsForm {
                     p.display().to_string()
                 }),
             yes(c.adjudicate),
+            yes(c.book),
         ];
         let mut lines = Vec::new();
         for (i, (label, value)) in SETTINGS.iter().zip(values).enumerate() {

@@ -951,3 +951,23 @@ fn two_terminals_play_one_game_through_the_lobby_and_a_third_watches() {
     type_line(&mut ton, ":q", now());
     assert!(matches!(ton.screen, Screen::Lobby(_)), "back in the lobby");
 }
+
+#[test]
+fn the_engine_book_is_a_setting() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("config.toml");
+    let mut app = App::new(Config::default(), Some(path.clone()), ColorDepth::None);
+    assert!(app.config.book, "on by default");
+    press(&mut app, KeyCode::Char('s'), Duration::ZERO);
+    // The last row.
+    press(&mut app, KeyCode::Up, Duration::ZERO);
+    let text = render(&mut app, 100, 24, Duration::ZERO);
+    assert!(text.contains("Engine opening book"), "{text}");
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert!(!Config::load(&path).expect("the saved settings").book);
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    // A new game takes it from the settings.
+    press(&mut app, KeyCode::Char('n'), Duration::ZERO);
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert!(!screen(&app).book);
+}

@@ -68,7 +68,9 @@ impl PlayScreen {
                     *self.live.position(),
                     history,
                     level,
-                    Some(budget),
+                    engine::Budget::Clock(budget),
+                    self.book
+                        .then(|| engine::book::builtin(self.live.position().variant())),
                     self.live.options().tablebase.clone(),
                 ));
             }

@@ -45,6 +45,8 @@ pub struct PlayScreen {
     pub flipped: bool,
     /// The engine's search, while it runs.
     pub thinking: Option<Thinking>,
+    /// Whether the engine plays from its opening book (the settings' `book`).
+    pub book: bool,
     /// Where the game was last saved.
     pub saved: Option<PathBuf>,
     /// Whether the finished game has been saved automatically.
@@ -127,6 +129,7 @@ impl PlayScreen {
         };
         let n = setup.variant.geometry().width * 2;
         let mut screen = PlayScreen {
+            book: config.book,
             live,
             players: players.clone(),
             cursor: if flipped { (0, n - 1) } else { (n - 1, 0) },
