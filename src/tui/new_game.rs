@@ -122,10 +122,18 @@ impl NewGameForm {
     /// Draws the form.
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
         let f = self;
+        // An engine level shows its rating on the ladder where it has been measured.
+        let player = |p: &PlayerKind| match p {
+            PlayerKind::Engine(level) => match level.rating(f.variant) {
+                Some(r) => format!("◂ {p} ▸  ladder rating {r}"),
+                None => format!("◂ {p} ▸"),
+            },
+            _ => format!("◂ {p} ▸"),
+        };
         let values = [
             format!("◂ {} ▸", f.variant.name()),
-            format!("◂ {} ▸", f.white),
-            format!("◂ {} ▸", f.black),
+            player(&f.white),
+            player(&f.black),
             format!("{}▏", f.clock.text),
             format!("◂ {} ▸", if f.tournament { "yes" } else { "no" }),
             String::new(),

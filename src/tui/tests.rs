@@ -971,3 +971,32 @@ fn the_engine_book_is_a_setting() {
     press(&mut app, KeyCode::Enter, Duration::ZERO);
     assert!(!screen(&app).book);
 }
+
+#[test]
+fn the_new_game_form_shows_a_levels_rating_where_it_was_measured() {
+    let mut app = fresh();
+    press(&mut app, KeyCode::Char('n'), Duration::ZERO);
+    // White (the form opens on Start; the fields wrap): from human, five steps up the levels.
+    press(&mut app, KeyCode::Down, Duration::ZERO);
+    press(&mut app, KeyCode::Down, Duration::ZERO);
+    for _ in 0..5 {
+        press(&mut app, KeyCode::Right, Duration::ZERO);
+    }
+    let Screen::NewGame(f) = &app.screen else {
+        panic!("the form stays")
+    };
+    assert_eq!(f.white, PlayerKind::Engine(Level::new(5).unwrap()));
+    assert_eq!(f.variant, Variant::International);
+    let text = render(&mut app, 100, 24, Duration::ZERO);
+    assert!(text.contains("engine:5 ▸  ladder rating 2386"), "{text}");
+    // English has no measured ladder yet: the level alone.
+    press(&mut app, KeyCode::Up, Duration::ZERO);
+    while !matches!(&app.screen, Screen::NewGame(f) if f.variant == Variant::English) {
+        press(&mut app, KeyCode::Right, Duration::ZERO);
+    }
+    let text = render(&mut app, 100, 24, Duration::ZERO);
+    assert!(
+        text.contains("engine:5 ▸") && !text.contains("ladder rating"),
+        "{text}"
+    );
+}
