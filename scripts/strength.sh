@@ -5,7 +5,8 @@
 # thinking SECONDS a move and neither with endgame tables. Prints every result, the score with
 # its Elo difference and 95% interval, and the PDN file of the games.
 # Usage: scripts/strength.sh [games=100] [seconds-a-move=0.3] [port=27631]
-#   STRENGTH_PDN=file.pdn to choose where the games are written.
+#   STRENGTH_PDN=file.pdn to choose where the games are written; STRENGTH_ARGS="--no-book …"
+#   for more options of `draughts dxp`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 peers=../shared/peers
@@ -35,5 +36,6 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "draughts against Moby Dam: $games games from the 2-move ballots, ${seconds} s a move, no tables"
 target/release/draughts dxp --connect "127.0.0.1:$port" --games "$games" --openings "$ballots" \
   --move-time "$seconds" --time 10 --tablebases "$work/no-tables-here" --pdn "$pdn" \
+  ${STRENGTH_ARGS:-} \
   | tee "$work/match.log" | grep --line-buffered -E '^game [0-9]+: [0-9]|^draughts .*: '
 echo "games: $pdn"
