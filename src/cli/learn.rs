@@ -147,18 +147,10 @@ pub(crate) fn book(args: BookArgs) -> Result<()> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(args.threads.unwrap_or(0))
             .build()?;
-        let progress = Progress::start(Report::for_stdout(), "checking", book.len() as u64);
-        let every = (book.len() as u64 / 20).max(1);
-        let lines = Report::for_stdout() == Report::Lines;
-        let done = AtomicU64::new(0);
-        let total = book.len();
+        let progress = Counted::start("checking", "positions", book.len() as u64);
         pool.install(|| {
             book.check(args.depth, (args.margin * 100.0).round() as i32, &|| {
-                progress.inc(1);
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if lines && n.is_multiple_of(every) {
-                    println!("checking: {n}/{total} positions");
-                }
+                progress.tick()
             })
         });
         progress.finish(&format!(
@@ -171,6 +163,44 @@ pub(crate) fn book(args: BookArgs) -> Result<()> {
         .with_context(|| args.out.display().to_string())?;
     println!("book written to {}", args.out.display());
     Ok(())
+}
+
+/// A progress step counted item by item from any thread: a bar on a terminal, and otherwise a
+/// plain line every twentieth of the way.
+struct Counted {
+    progress: Progress,
+    label: &'static str,
+    unit: &'static str,
+    total: u64,
+    done: AtomicU64,
+    lines: bool,
+}
+
+impl Counted {
+    fn start(label: &'static str, unit: &'static str, total: u64) -> Counted {
+        let report = Report::for_stdout();
+        Counted {
+            progress: Progress::start(report, label, total),
+            label,
+            unit,
+            total,
+            done: AtomicU64::new(0),
+            lines: report == Report::Lines,
+        }
+    }
+
+    /// One more item done.
+    fn tick(&self) {
+        self.progress.inc(1);
+        let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.lines && n.is_multiple_of((self.total / 20).max(1)) {
+            println!("{}: {n}/{} {}", self.label, self.total, self.unit);
+        }
+    }
+
+    fn finish(self, summary: &str) {
+        self.progress.finish(summary);
+    }
 }
 
 /// Reads weights named on the command line: a file, `initial`, `builtin`, or `default` when
@@ -214,19 +244,8 @@ pub(crate) fn selfplay(args: SelfplayArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
-    let progress = Progress::start(Report::for_stdout(), "self-play", args.games);
-    let done = AtomicU64::new(0);
-    let every = (args.games / 20).max(1);
-    let lines = Report::for_stdout() == Report::Lines;
-    let games = pool.install(|| {
-        settings.run(args.first, args.games, &|| {
-            progress.inc(1);
-            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-            if lines && n.is_multiple_of(every) {
-                println!("self-play: {n}/{} games", args.games);
-            }
-        })
-    });
+    let progress = Counted::start("self-play", "games", args.games);
+    let games = pool.install(|| settings.run(args.first, args.games, &|| progress.tick()));
     let text = pdn::write_games(&games);
     draughts::config::write_atomic(&args.out, text.as_bytes())
         .with_context(|| args.out.display().to_string())?;

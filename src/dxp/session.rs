@@ -97,6 +97,15 @@ struct Table<'a> {
     report: &'a mut dyn FnMut(&str),
 }
 
+/// A session that ends by an error mid-game must not leave its pondering search running.
+impl Drop for Table<'_> {
+    fn drop(&mut self) {
+        if let Some((_, stop)) = &self.pondering {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
 impl<'a> Table<'a> {
     fn new(
         channel: &'a mut Channel<TcpStream>,
@@ -106,17 +115,13 @@ impl<'a> Table<'a> {
         Table {
             channel,
             player,
-            searcher: Some({
-                let mut s = Searcher::new(64, player.tablebase.clone());
-                s.set_threads(player.threads);
-                s
-            }),
+            searcher: None,
             pondering: None,
             report,
         }
     }
 
-    /// The searcher, once a pondering search has stopped.
+    /// The searcher (made on first use), once a pondering search has stopped.
     fn searcher(&mut self) -> &mut Searcher {
         if let Some((handle, stop)) = self.pondering.take() {
             stop.store(true, Ordering::Relaxed);

@@ -227,6 +227,8 @@ impl Book {
             || Searcher::new(16, None),
             |searcher, (_, (pos, moves))| {
                 for m in moves.iter_mut() {
+                    // A clear table for each search: a value does not depend on which positions
+                    // this thread happened to search before, so the book is the same every run.
                     searcher.clear();
                     let after = pos.play(&m.mv);
                     let path = [pos.zobrist()];

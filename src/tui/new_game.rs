@@ -123,12 +123,15 @@ impl NewGameForm {
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
         let f = self;
         // An engine level shows its rating on the ladder where it has been measured.
-        let player = |p: &PlayerKind| match p {
-            PlayerKind::Engine(level) => match level.rating(f.variant) {
+        let player = |p: &PlayerKind| {
+            let rating = match p {
+                PlayerKind::Engine(level) => level.rating(f.variant),
+                _ => None,
+            };
+            match rating {
                 Some(r) => format!("◂ {p} ▸  ladder rating {r}"),
                 None => format!("◂ {p} ▸"),
-            },
-            _ => format!("◂ {p} ▸"),
+            }
         };
         let values = [
             format!("◂ {} ▸", f.variant.name()),

@@ -279,3 +279,23 @@ fn addresses_get_the_dxp_port() {
     assert_eq!(time_control(5, 75).unwrap().stages()[0].moves, Some(75));
     assert!(time_control(0, 0).is_none());
 }
+
+#[test]
+fn a_session_that_ends_stops_its_pondering() {
+    let (listener, addr) = pair();
+    let _peer = TcpStream::connect(&addr).unwrap();
+    let mut channel = Channel::new(listener.accept().unwrap().0);
+    let player = Player {
+        ponder: true,
+        level: Level::MAX,
+        ..player()
+    };
+    let mut report = |_: &str| {};
+    let mut table = Table::new(&mut channel, &player, &mut report);
+    table.ponder(Position::start(V), vec![]);
+    let (_, stop) = table.pondering.as_ref().expect("pondering");
+    let stop = Arc::clone(stop);
+    assert!(!stop.load(Ordering::Relaxed));
+    drop(table);
+    assert!(stop.load(Ordering::Relaxed));
+}
