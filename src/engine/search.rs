@@ -20,6 +20,9 @@ pub const TB_WIN: i32 = 20_000;
 const INF: i32 = 32_000;
 /// Half the first aspiration window, in hundredths of a man.
 const ASPIRATION: i32 = 25;
+/// ProbCut's margin and its shallowest node (it starts once a fifth of the pieces are gone).
+const PROBCUT_MARGIN: i32 = 90;
+const PROBCUT_DEPTH: i32 = 3;
 const MAX_PLY: usize = 128;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
@@ -264,7 +267,7 @@ impl Searcher {
     /// Exact value of a position from the tablebases, if it is within them and quiet.
     fn probe(&self, pos: &Position, ply: i32) -> Option<i32> {
         let tb = self.tablebase.as_ref()?;
-        if pos.variant() != tb.variant() || pos.pieces().count() as u32 > tb.max_pieces() {
+        if pos.variant() != tb.variant() || pos.piece_count() > tb.max_pieces() {
             return None;
         }
         Some(match tb.wdl(pos).ok()? {
@@ -342,6 +345,33 @@ impl Searcher {
                 return score;
             }
         }
+        // ProbCut: at a node that only has to prove `beta`, a search of half the depth that
+        // clears `beta` by a wide margin stands for the full one. Not in the opening, where
+        // the evaluation's errors are the largest, nor near a proven result.
+        if ply > 0
+            && depth >= PROBCUT_DEPTH
+            && beta - alpha == 1
+            && pos.piece_count() * 5 < pos.variant().rules().pieces_per_side * 2 * 4
+            && !is_decisive(beta + PROBCUT_MARGIN)
+        {
+            let bound = beta + PROBCUT_MARGIN;
+            let score = self.negamax(
+                frames,
+                pos,
+                key,
+                depth / 2,
+                bound - 1,
+                bound,
+                ply,
+                reversible,
+            );
+            if self.aborted {
+                return 0;
+            }
+            if score >= bound {
+                return beta;
+            }
+        }
         let (frame, deeper) = frames
             .split_first_mut()
             .expect("a frame per ply: the search returns before MAX_PLY");
@@ -370,7 +400,12 @@ impl Searcher {
                 return score;
             }
         }
-        let depth = depth.max(1);
+        // A single reply costs no depth (a forced line is as good as one move).
+        let depth = if depth >= 1 && ply > 0 && frame.moves.len() == 1 {
+            depth + 1
+        } else {
+            depth.max(1)
+        };
         self.order(frame, entry.map(|e| e.best as usize), ply);
         let original_alpha = alpha;
         let mut best = -INF;
@@ -707,7 +742,7 @@ impl Searcher {
     /// slowest loss, or any draw), and its score.
     fn tablebase_move(&self, root: &Position) -> Option<(Move, i32)> {
         let tb = self.tablebase.as_ref()?;
-        if root.variant() != tb.variant() || root.pieces().count() as u32 > tb.max_pieces() {
+        if root.variant() != tb.variant() || root.piece_count() > tb.max_pieces() {
             return None;
         }
         let mut best: Option<(Move, Dtw)> = None;

@@ -283,7 +283,7 @@ impl LiveGame {
         }
         let tb = self.options.tablebase.as_ref()?;
         let pos = *self.position();
-        if pos.variant() != tb.variant() || pos.pieces().count() as u32 > tb.max_pieces() {
+        if pos.variant() != tb.variant() || pos.piece_count() > tb.max_pieces() {
             return None;
         }
         let dtw = tb.dtw(&pos).ok()?;

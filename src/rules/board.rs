@@ -210,6 +210,12 @@ impl Position {
         })
     }
 
+    /// Number of pieces on the board.
+    #[inline]
+    pub fn piece_count(&self) -> u32 {
+        (self.white | self.black).count_ones()
+    }
+
     /// Number of pieces of a colour and kind.
     pub fn count(&self, color: Color, kind: Kind) -> u32 {
         let side = self.side_bits(color);

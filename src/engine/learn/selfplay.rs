@@ -100,7 +100,7 @@ impl SelfPlay {
 
     fn table_value(&self, pos: &Position) -> Option<Wdl> {
         let tb = self.tablebase.as_ref()?;
-        if pos.pieces().count() as u32 > tb.max_pieces() {
+        if pos.piece_count() > tb.max_pieces() {
             return None;
         }
         tb.wdl(pos).ok()

@@ -94,9 +94,7 @@ impl Samples {
                 continue;
             }
             let exact = tablebase
-                .filter(|tb| {
-                    tb.variant() == pos.variant() && pos.pieces().count() as u32 <= tb.max_pieces()
-                })
+                .filter(|tb| tb.variant() == pos.variant() && pos.piece_count() <= tb.max_pieces())
                 .and_then(|tb| tb.wdl(pos).ok());
             let target = match exact {
                 Some(wdl) => {

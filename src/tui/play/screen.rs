@@ -246,7 +246,7 @@ impl PlayScreen {
         self.analysis.as_ref()?;
         let tb = self.live.options().tablebase.as_ref()?;
         let pos = self.shown();
-        if pos.variant() != tb.variant() || pos.pieces().count() as u32 > tb.max_pieces() {
+        if pos.variant() != tb.variant() || pos.piece_count() > tb.max_pieces() {
             return None;
         }
         let side = pos.side_to_move();
