@@ -4,6 +4,7 @@
 //! A malformed file is reported and left untouched: the program runs on defaults and does not
 //! write settings over it until the user fixes or removes it.
 
+use crate::bounded::{self, BoundedError};
 use crate::rules::variant::Variant;
 use directories::ProjectDirs;
 use serde::{Deserialize, Serialize};
@@ -148,13 +149,29 @@ pub fn default_games_dir() -> PathBuf {
 impl Config {
     /// Reads the settings; a missing file gives the defaults.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match bounded::read_text(path, bounded::MAX_SETTINGS_FILE, "settings file") {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
-            Err(source) => {
+            Err(BoundedError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                return Ok(Config::default());
+            }
+            Err(BoundedError::Io { source, .. }) => {
                 return Err(ConfigError::Io {
                     path: path.into(),
                     source,
+                });
+            }
+            Err(BoundedError::TooLarge { limit, what, .. }) => {
+                return Err(ConfigError::Malformed {
+                    path: path.into(),
+                    message: format!("larger than {limit} bytes, the most a {what} may have"),
+                });
+            }
+            Err(BoundedError::NotText { offset, .. }) => {
+                return Err(ConfigError::Malformed {
+                    path: path.into(),
+                    message: format!("not UTF-8 text (byte {offset})"),
                 });
             }
         };

@@ -3,7 +3,8 @@
 //!
 //! The layers, from the bottom up (each uses only those below it):
 //! - [`rules`]: the rules core — boards, pieces, moves, games, notations, PDN, perft. Pure.
-//! - [`clock`] and [`date`]: time controls and today's date. Pure.
+//! - [`clock`] and [`date`]: time controls and today's date. Pure. [`bounded`]: input read
+//!   with a limit (files, protocol lines).
 //! - [`tablebase`] and [`engine`]: endgame tables and the search built on the rules.
 //! - [`hub`]: the Hub protocol — the engine as a Hub engine, and Hub engines as players.
 //! - [`play`], [`club`] and [`config`]: a game in play and its analysis; the club's members,
@@ -18,6 +19,7 @@ pub mod rules;
 pub use rules::{Color, Kind, Move, MoveList, Piece, Position, Setup, SetupError, Square, Variant};
 
 pub mod arena;
+pub mod bounded;
 pub mod clock;
 pub mod club;
 pub mod config;

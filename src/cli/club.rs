@@ -6,6 +6,7 @@ use super::tournament::TournamentCommand;
 use anyhow::Result;
 use clap::Subcommand;
 use draughts::Variant;
+use draughts::bounded;
 use draughts::club::members::{self, Member, MemberFields};
 use draughts::club::{self, Store};
 use draughts::rules::pdn;
@@ -243,8 +244,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 println!("activated #{} {}", m.id, m.name);
             }
             MemberCommand::Import { file } => {
-                let text = std::fs::read_to_string(&file)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                let text = bounded::read_text(&file, bounded::MAX_TEXT_FILE, "members file")?;
                 let n = members::import_csv(&mut store, &text)
                     .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
                 println!("imported {n} members");
@@ -256,8 +256,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                     && !key.trim_start().starts_with("ecdsa-")
                     && path.exists()
                 {
-                    std::fs::read_to_string(path)
-                        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+                    bounded::read_text(path, bounded::MAX_SETTINGS_FILE, "key file")?
                 } else {
                     key
                 };
@@ -305,8 +304,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
         }
         ClubCommand::Archive { command } => match command {
             ArchiveCommand::Import { file, variant } => {
-                let bytes =
-                    std::fs::read(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                let bytes = bounded::read_file(&file, bounded::MAX_PDN_FILE, "PDN file")?;
                 let n =
                     club::games::archive_import(&mut store, &pdn::decode(&bytes), variant.parse()?)
                         .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;

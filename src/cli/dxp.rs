@@ -127,8 +127,11 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         };
         let lines = match (&openings, two_ply) {
             (Some(f), _) => {
-                let text = std::fs::read_to_string(f)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+                let text = draughts::bounded::read_text(
+                    f,
+                    draughts::bounded::MAX_TEXT_FILE,
+                    "openings file",
+                )?;
                 draughts::arena::read_opening_positions(&text, variant)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?
             }

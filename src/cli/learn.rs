@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use draughts::Variant;
+use draughts::bounded;
 use draughts::engine::eval::{Model, builtin, features::Global};
 use draughts::engine::learn::{Samples, SelfPlay, TrainSettings, train};
 use draughts::rules::pdn;
@@ -122,7 +123,7 @@ pub(crate) fn book(args: BookArgs) -> Result<()> {
     }
     let mut builder = BookBuilder::new(variant, args.plies);
     for path in &args.games {
-        let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+        let bytes = bounded::read_file(path, bounded::MAX_PDN_FILE, "PDN file")?;
         for game in pdn::read_bytes(&bytes, variant).into_iter().flatten() {
             builder.add_game(&game);
         }
@@ -215,7 +216,8 @@ pub(crate) fn weights(
         Some("initial") => Ok(Model::initial(variant)),
         Some("builtin") => Ok(builtin(variant).clone()),
         Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| path.to_string())?;
+            let bytes =
+                bounded::read_file(Path::new(path), bounded::MAX_TEXT_FILE, "weights file")?;
             Model::from_bytes(&bytes, variant).with_context(|| path.to_string())
         }
     }
@@ -273,7 +275,7 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
     let mut samples = Samples::default();
     let mut read = 0usize;
     for path in &args.games {
-        let bytes = std::fs::read(path).with_context(|| path.display().to_string())?;
+        let bytes = bounded::read_file(path, bounded::MAX_PDN_FILE, "PDN file")?;
         for game in pdn::read_bytes(&bytes, variant).into_iter().flatten() {
             if game.variant != variant {
                 continue;

@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use draughts::Variant;
+use draughts::bounded;
 use draughts::clock::TimeControl;
 use draughts::engine::eval::Model;
 use draughts::rules::pdn;
@@ -105,8 +106,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     let clock = TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?;
     let lines = match &openings {
         Some(f) => {
-            let text =
-                std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+            let text = bounded::read_text(f, bounded::MAX_TEXT_FILE, "openings file")?;
             arena::read_openings(&text, variant)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?
         }

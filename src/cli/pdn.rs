@@ -3,6 +3,7 @@
 use anyhow::Result;
 use clap::Subcommand;
 use draughts::Variant;
+use draughts::bounded;
 use draughts::rules::pdn;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -28,10 +29,10 @@ pub(crate) fn run(command: PdnCommand) -> Result<ExitCode> {
     let mut all_ok = true;
     for file in files {
         let name = file.display();
-        let bytes = match std::fs::read(&file) {
+        let bytes = match bounded::read_file(&file, bounded::MAX_PDN_FILE, "PDN file") {
             Ok(b) => b,
             Err(e) => {
-                println!("{name}: cannot read: {e}");
+                println!("cannot read {e}");
                 all_ok = false;
                 continue;
             }

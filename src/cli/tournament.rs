@@ -3,6 +3,7 @@
 use super::output::OutputArgs;
 use anyhow::Result;
 use clap::Subcommand;
+use draughts::bounded;
 use draughts::club::tournament::{self, NewTournament};
 use draughts::club::{self, Store};
 use draughts::rules::pdn;
@@ -304,8 +305,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             tournament: which,
             file,
         } => {
-            let bytes =
-                std::fs::read(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let bytes = bounded::read_file(&file, bounded::MAX_PDN_FILE, "PDN file")?;
             let text = pdn::decode(&bytes);
             let n = club::games::import(store, &which, &text)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
@@ -375,8 +375,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             println!("round {round} unpaired");
         }
         TournamentCommand::ImportTrf { file, variant } => {
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            let text = bounded::read_text(&file, bounded::MAX_TEXT_FILE, "TRF file")?;
             let id = club::trf::import(store, &text, variant.parse()?)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
             println!("created #{id}");
@@ -528,8 +527,7 @@ fn result_text(p: &tournament::Pairing) -> &'static str {
 
 /// `tournament pair-trf`: the Dutch system's pairing of a TRF's next round.
 fn pair_trf(file: &std::path::Path, json: bool, numbers: bool) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let text = bounded::read_text(file, bounded::MAX_TEXT_FILE, "TRF file")?;
     let next = club::trf::next_round(&text)
         .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
     let pairing =

@@ -7,6 +7,7 @@
 use super::{
     HubError, Line, move_text, parse_move, parse_position, quote, variant_name, variant_of,
 };
+use crate::bounded::{self, MAX_PROTOCOL_LINE};
 use crate::engine::eval::Model;
 use crate::engine::search::{MATE, MAX_THREADS, TB_WIN, is_decisive};
 use crate::engine::{Info, Limits, Searcher};
@@ -447,8 +448,17 @@ pub fn serve(
         history: Vec::new(),
         level: Level::default(),
     };
-    for line in input.lines() {
-        let line = line?;
+    let mut input = input;
+    while let Some(line) = bounded::read_line(&mut input, MAX_PROTOCOL_LINE)? {
+        let line = match line {
+            bounded::Line::Text(text) => text,
+            bounded::Line::TooLong(n) => {
+                engine.error(&format!(
+                    "a line of {n} bytes, longer than the {MAX_PROTOCOL_LINE} a Hub line may have"
+                ));
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -525,6 +535,16 @@ mod tests {
             parse_move(&Position::start(Variant::International), mv).is_ok(),
             "{out}"
         );
+    }
+
+    #[test]
+    fn an_over_long_line_is_an_error_and_the_session_goes_on() {
+        let long = format!("pos pos={}\n", "W".repeat(1 << 20));
+        let out = run(&format!("hub\ninit\n{long}ping\nquit\n"));
+        let errors: Vec<&str> = out.lines().filter(|l| l.starts_with("error")).collect();
+        assert_eq!(errors.len(), 1, "{out}");
+        assert!(errors[0].contains("a line of 1048584 bytes"), "{out}");
+        assert!(out.lines().any(|l| l == "pong"), "{out}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What a game starts from: who plays each side, the variant, clock, position or record, and the
 //! tablebases; and reading those from files and FEN for the home screen and `draughts play`.
 
+use crate::bounded;
 use crate::clock::TimeControl;
 use crate::engine::Level;
 use crate::rules::board::Position;
@@ -88,7 +89,8 @@ impl GameSetup {
 
 /// Reads every game of a PDN file; the first bad game is reported with its place.
 pub fn load_pdn(path: &Path, variant: Variant) -> Result<Vec<PdnGame>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes =
+        bounded::read_file(path, bounded::MAX_PDN_FILE, "PDN file").map_err(|e| e.to_string())?;
     let mut games = Vec::new();
     for (i, g) in read_bytes(&bytes, variant).into_iter().enumerate() {
         match g {

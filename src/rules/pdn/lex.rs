@@ -44,75 +44,144 @@ pub(crate) struct Token {
 
 const RESULTS: [&str; 8] = ["2-0", "1-1", "0-2", "1-0", "0-1", "1/2-1/2", "0-0", "*"];
 
-struct Lexer {
-    chars: Vec<char>,
+/// The longest quoted string (a tag value), in characters.
+pub(crate) const MAX_STRING: usize = 4_096;
+/// The longest comment, in characters.
+pub(crate) const MAX_COMMENT: usize = 65_536;
+/// The longest word: a move, a tag name, a move number, an annotation or a NAG.
+pub(crate) const MAX_WORD: usize = 256;
+
+/// Reads the text where it lies, a character at a time: a token never holds more than its
+/// limit, whatever the file holds.
+struct Lexer<'a> {
+    text: &'a str,
+    /// Byte offset of the next character.
     at: usize,
     line: usize,
     column: usize,
 }
 
-impl Lexer {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.chars.get(self.at + ahead).copied()
+impl Lexer<'_> {
+    fn peek(&self) -> Option<char> {
+        self.text[self.at..].chars().next()
+    }
+
+    /// The byte `ahead` bytes on: enough to look ahead for ASCII, which never occurs inside a
+    /// longer UTF-8 sequence.
+    fn peek_byte(&self, ahead: usize) -> Option<u8> {
+        self.text.as_bytes().get(self.at + ahead).copied()
     }
 
     fn bump(&mut self) -> Option<char> {
-        let c = self.chars.get(self.at).copied()?;
-        self.at += 1;
-        if c == '\n' {
-            self.line += 1;
-            self.column = 1;
-        } else {
-            self.column += 1;
+        let c = self.peek()?;
+        self.at += c.len_utf8();
+        match c {
+            '\n' => {
+                self.line += 1;
+                self.column = 1;
+            }
+            // Half of a Windows line break: not a column.
+            '\r' => {}
+            _ => self.column += 1,
         }
         Some(c)
     }
 
     fn skip_line(&mut self) {
-        while let Some(c) = self.peek(0) {
-            if c == '\n' {
-                break;
-            }
+        while self.peek().is_some_and(|c| c != '\n') {
             self.bump();
         }
     }
 
-    fn take_while(&mut self, f: impl Fn(char) -> bool) -> String {
+    /// The run of characters that satisfy `f`, or, when it is longer than `max`, its length
+    /// (the run is consumed either way).
+    fn take_while(&mut self, f: impl Fn(char) -> bool, max: usize) -> Result<String, usize> {
         let mut s = String::new();
-        while let Some(c) = self.peek(0).filter(|&c| f(c)) {
-            s.push(c);
+        let mut n = 0;
+        while let Some(c) = self.peek().filter(|&c| f(c)) {
+            if n < max {
+                s.push(c);
+            }
+            n += 1;
             self.bump();
         }
-        s
+        if n > max { Err(n) } else { Ok(s) }
+    }
+
+    /// A word of at most [`MAX_WORD`] characters, or the token that says it is too long.
+    fn word(&mut self, f: impl Fn(char) -> bool, what: &str, make: fn(String) -> Tok) -> Tok {
+        match self.take_while(f, MAX_WORD) {
+            Ok(s) => make(s),
+            Err(n) => too_long(what, n, MAX_WORD),
+        }
     }
 
     /// Move text: digits, separators, and spaces after a separator (`1- 7`).
-    fn move_text(&mut self) -> String {
-        let mut s = self.take_while(|c| c.is_ascii_digit());
+    fn move_text(&mut self) -> Result<String, usize> {
+        let digits = |c: char| c.is_ascii_digit();
+        let mut s = self.take_while(digits, MAX_WORD)?;
         loop {
-            match self.peek(0) {
+            match self.peek() {
                 Some(c @ ('-' | 'x' | 'X' | ':' | '/')) => {
                     s.push(c);
                     self.bump();
                     let mut ahead = 0;
-                    while self.peek(ahead) == Some(' ') {
+                    while self.peek_byte(ahead) == Some(b' ') {
                         ahead += 1;
                     }
-                    if self.peek(ahead).is_some_and(|c| c.is_ascii_digit()) {
+                    if self.peek_byte(ahead).is_some_and(|c| c.is_ascii_digit()) {
                         for _ in 0..ahead {
                             self.bump();
                         }
-                        s.push_str(&self.take_while(|c| c.is_ascii_digit()));
+                        s.push_str(&self.take_while(digits, MAX_WORD)?);
+                    }
+                    if s.len() > MAX_WORD {
+                        // The rest of the move, so the next token starts after it.
+                        while self
+                            .peek()
+                            .is_some_and(|c| c.is_ascii_digit() || "-xX:/".contains(c))
+                        {
+                            self.bump();
+                        }
+                        return Err(s.len());
                     }
                 }
-                _ => return s,
+                _ => return Ok(s),
             }
+        }
+    }
+
+    /// A string or comment up to `close`, at most `max` characters kept.
+    fn quoted(&mut self, close: char, max: usize, what: &str) -> Result<String, Tok> {
+        let mut s = String::new();
+        let mut n = 0usize;
+        loop {
+            let c = match self.bump() {
+                None => return Err(Tok::Bad(format!("unterminated {what}"))),
+                Some('\\') if close == '"' && matches!(self.peek(), Some('"' | '\\')) => {
+                    self.bump().unwrap_or('\\')
+                }
+                Some(c) if c == close => break,
+                Some('\n') if close == '"' => {
+                    return Err(Tok::Bad(format!("{what} runs past the end of the line")));
+                }
+                Some(c) => c,
+            };
+            if n < max {
+                s.push(c);
+            }
+            n += 1;
+        }
+        if n > max {
+            Err(too_long(what, n, max))
+        } else {
+            Ok(s)
         }
     }
 
     fn next(&mut self) -> Option<Token> {
         loop {
-            let c = self.peek(0)?;
+            let c = self.peek()?;
             if c.is_whitespace() || c == '\u{feff}' {
                 self.bump();
             } else if c == '%' && self.column == 1 || c == ';' {
@@ -122,7 +191,7 @@ impl Lexer {
             }
         }
         let (line, column) = (self.line, self.column);
-        let c = self.peek(0)?;
+        let c = self.peek()?;
         let tok = match c {
             '[' => {
                 self.bump();
@@ -134,47 +203,28 @@ impl Lexer {
             }
             '"' => {
                 self.bump();
-                let mut s = String::new();
-                loop {
-                    match self.bump() {
-                        None => break Tok::Bad("unterminated string".into()),
-                        Some('"') => break Tok::Str(s),
-                        Some('\\') if matches!(self.peek(0), Some('"' | '\\')) => {
-                            s.extend(self.bump());
-                        }
-                        Some('\n') => {
-                            break Tok::Bad("string runs past the end of the line".into());
-                        }
-                        Some(ch) => s.push(ch),
-                    }
-                }
+                self.quoted('"', MAX_STRING, "string")
+                    .map_or_else(|bad| bad, Tok::Str)
             }
             '{' => {
                 self.bump();
-                let mut s = String::new();
-                loop {
-                    match self.bump() {
-                        None => break Tok::Bad("unterminated comment".into()),
-                        // Line breaks inside a comment are layout, not content.
-                        Some('}') => {
-                            break Tok::Comment(s.split_whitespace().collect::<Vec<_>>().join(" "));
-                        }
-                        Some(ch) => s.push(ch),
-                    }
-                }
+                // Line breaks inside a comment are layout, not content.
+                self.quoted('}', MAX_COMMENT, "comment").map_or_else(
+                    |bad| bad,
+                    |s| Tok::Comment(s.split_whitespace().collect::<Vec<_>>().join(" ")),
+                )
             }
             '(' => {
                 let mut len = 1;
-                while matches!(self.peek(len), Some('!' | '?')) {
+                while matches!(self.peek_byte(len), Some(b'!' | b'?')) {
                     len += 1;
                 }
-                if len > 1 && self.peek(len) == Some(')') {
+                self.bump();
+                if len > 1 && self.peek_byte(len - 1) == Some(b')') {
+                    let a = self.word(|c| c == '!' || c == '?', "annotation", Tok::Annotation);
                     self.bump();
-                    let a = self.take_while(|c| c == '!' || c == '?');
-                    self.bump();
-                    Tok::Annotation(a)
+                    a
                 } else {
-                    self.bump();
                     Tok::VariationOpen
                 }
             }
@@ -182,14 +232,12 @@ impl Lexer {
                 self.bump();
                 Tok::VariationClose
             }
-            '!' | '?' => Tok::Annotation(self.take_while(|c| c == '!' || c == '?')),
+            '!' | '?' => self.word(|c| c == '!' || c == '?', "annotation", Tok::Annotation),
             '$' => {
                 self.bump();
-                let n = self.take_while(|c| c.is_ascii_digit());
-                if n.is_empty() {
-                    Tok::Bad("'$' without a number".into())
-                } else {
-                    Tok::Nag(n)
+                match self.word(|c| c.is_ascii_digit(), "NAG", Tok::Nag) {
+                    Tok::Nag(n) if n.is_empty() => Tok::Bad("'$' without a number".into()),
+                    t => t,
                 }
             }
             '*' => {
@@ -197,32 +245,40 @@ impl Lexer {
                 Tok::Result("*".into())
             }
             '.' => {
-                let dots = self.take_while(|c| c == '.');
-                if dots.len() >= 2 {
+                let mut dots = 0;
+                while self.peek() == Some('.') {
+                    self.bump();
+                    dots += 1;
+                }
+                if dots >= 2 {
                     Tok::Ellipsis
                 } else {
                     Tok::Bad("a '.' where a move was expected".into())
                 }
             }
             c if c.is_ascii_digit() => {
-                let digits_end = (0..).find(|&i| !self.peek(i).is_some_and(|c| c.is_ascii_digit()));
-                if digits_end.is_some_and(|end| self.peek(end) == Some('.')) {
-                    self.take_while(|c| c.is_ascii_digit());
-                    self.take_while(|c| c == '.');
-                    Tok::MoveNumber
+                let mut end = 0;
+                while self.peek_byte(end).is_some_and(|c| c.is_ascii_digit()) {
+                    end += 1;
+                }
+                if self.peek_byte(end) == Some(b'.') {
+                    let number =
+                        self.word(|c| c.is_ascii_digit(), "move number", |_| Tok::MoveNumber);
+                    while self.peek() == Some('.') {
+                        self.bump();
+                    }
+                    number
                 } else {
-                    let text = self.move_text();
-                    if RESULTS.contains(&text.as_str()) {
-                        Tok::Result(text)
-                    } else if text.contains(['-', 'x', 'X', ':']) {
-                        Tok::Move(text)
-                    } else {
-                        Tok::Bad(format!("{text:?} is neither a move nor a result"))
+                    match self.move_text() {
+                        Err(n) => too_long("move", n, MAX_WORD),
+                        Ok(text) if RESULTS.contains(&text.as_str()) => Tok::Result(text),
+                        Ok(text) if text.contains(['-', 'x', 'X', ':']) => Tok::Move(text),
+                        Ok(text) => Tok::Bad(format!("{text:?} is neither a move nor a result")),
                     }
                 }
             }
             c if c.is_alphabetic() || c == '_' => {
-                Tok::Symbol(self.take_while(|c| c.is_alphanumeric() || c == '_'))
+                self.word(|c| c.is_alphanumeric() || c == '_', "name", Tok::Symbol)
             }
             other => {
                 self.bump();
@@ -233,10 +289,14 @@ impl Lexer {
     }
 }
 
+fn too_long(what: &str, n: usize, max: usize) -> Tok {
+    Tok::Bad(format!("{what} of {n} characters (at most {max})"))
+}
+
 /// Splits decoded PDN text into tokens. Never fails: what is not PDN becomes [`Tok::Bad`].
 pub(crate) fn tokenize(text: &str) -> Vec<Token> {
     let mut lexer = Lexer {
-        chars: text.chars().filter(|&c| c != '\r').collect(),
+        text,
         at: 0,
         line: 1,
         column: 1,

@@ -12,7 +12,7 @@ mod record;
 mod write;
 
 pub use lex::decode;
-pub use read::{PdnError, read_bytes, read_games};
+pub use read::{MAX_VARIATION_DEPTH, PdnError, read_bytes, read_games};
 pub use record::{GameResult, Line, PdnGame, PdnMove, result_text};
 pub use write::{write_game, write_games};
 

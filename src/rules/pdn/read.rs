@@ -9,6 +9,10 @@ use crate::rules::notation::MoveTextError;
 use crate::rules::notation::{matching_moves, parse_fen, parse_move};
 use crate::rules::variant::Variant;
 
+/// The deepest variations may nest: each level is a frame of the reader's stack (and of the
+/// writer's), so the limit keeps a hostile file from exhausting it.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
 /// A located problem in a PDN file.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{line}:{column}: {reason}")]
@@ -146,6 +150,12 @@ impl Parser<'_> {
                     tok: Tok::Symbol(s),
                     ..
                 }) => s.clone(),
+                Some(
+                    t @ Token {
+                        tok: Tok::Bad(reason),
+                        ..
+                    },
+                ) => return Err(err(t, reason.clone())),
                 Some(t) => return Err(err(t, "expected a tag name after '['")),
                 None => return Err(self.eof_error("file ends inside a tag")),
             };
@@ -154,6 +164,12 @@ impl Parser<'_> {
                 Some(Token {
                     tok: Tok::Str(s), ..
                 }) => s.clone(),
+                Some(
+                    t @ Token {
+                        tok: Tok::Bad(reason),
+                        ..
+                    },
+                ) => return Err(err(t, reason.clone())),
                 Some(t) => return Err(err(t, format!("expected a quoted value for tag {name}"))),
                 None => return Err(self.eof_error("file ends inside a tag")),
             };
@@ -326,6 +342,12 @@ impl Parser<'_> {
                     return Ok((line, End::Eof));
                 }
                 Tok::VariationOpen => {
+                    if depth >= MAX_VARIATION_DEPTH {
+                        return Err(err(
+                            &t,
+                            format!("variations nested deeper than {MAX_VARIATION_DEPTH}"),
+                        ));
+                    }
                     self.at += 1;
                     let (variation, _) = self.line(&before, depth + 1)?;
                     match line.moves.last_mut() {

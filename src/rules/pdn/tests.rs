@@ -208,3 +208,78 @@ fn a_game_record_from_play() {
         &pdn
     );
 }
+
+#[test]
+fn deep_nesting_is_a_located_error_not_a_crash() {
+    // 200,000 variations opened inside one another, as a hostile file would.
+    let text = format!(
+        "1. 32-28 {}19-23 *\n[Event \"Next\"]\n1. 32-28 *\n",
+        "(".repeat(200_000)
+    );
+    let games = read_games(&text, Variant::International);
+    assert_eq!(games.len(), 2, "the next game is still read");
+    let e = games[0].as_ref().unwrap_err();
+    // The 65th '(' (column 10 + 64) is the one too many.
+    assert_eq!((e.line, e.column), (1, 10 + MAX_VARIATION_DEPTH));
+    assert_eq!(e.reason, "variations nested deeper than 64");
+    assert!(games[1].is_ok());
+    // At the limit, variations are read.
+    let mut deep = String::from("1. 32-28 ");
+    for _ in 0..MAX_VARIATION_DEPTH {
+        deep.push_str("(1. 33-28 ");
+    }
+    deep.push_str(&")".repeat(MAX_VARIATION_DEPTH));
+    deep.push_str(" *");
+    let g = read_games(&deep, Variant::International).remove(0).unwrap();
+    let mut line = &g.line;
+    let mut levels = 0;
+    while let Some(v) = line.moves[0].variations.first() {
+        line = v;
+        levels += 1;
+    }
+    assert_eq!(levels, MAX_VARIATION_DEPTH);
+    // Written back, it reads the same.
+    assert_eq!(
+        read_games(&write_game(&g), Variant::International)
+            .remove(0)
+            .unwrap()
+            .line,
+        g.line
+    );
+}
+
+#[test]
+fn over_long_tokens_are_refused_where_they_start() {
+    let big = "x".repeat(50_000_000);
+    let text = format!("[Event \"{big}\"]\n1. 32-28 *\n[Event \"ok\"]\n1. 32-28 *\n");
+    let games = read_games(&text, Variant::International);
+    let e = games[0].as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (1, 8));
+    assert_eq!(e.reason, "string of 50000000 characters (at most 4096)");
+    assert!(games.last().unwrap().is_ok());
+    let comment = format!("1. 32-28 {{{}}} *", "a ".repeat(40_000));
+    let e = read_games(&comment, Variant::International)
+        .remove(0)
+        .unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.reason.as_str()),
+        (1, 10, "comment of 80000 characters (at most 65536)")
+    );
+    let e = read_games(
+        &format!("1. {}-28 *", "3".repeat(300)),
+        Variant::International,
+    )
+    .remove(0)
+    .unwrap_err();
+    assert_eq!((e.line, e.column), (1, 4));
+    assert!(e.reason.starts_with("move of "), "{}", e.reason);
+    // A tag value at the limit is kept whole.
+    let at_limit = "é".repeat(4096);
+    let g = read_games(
+        &format!("[Event \"{at_limit}\"]\n1. 32-28 *"),
+        Variant::International,
+    )
+    .remove(0)
+    .unwrap();
+    assert_eq!(g.tag("Event"), Some(at_limit.as_str()));
+}
