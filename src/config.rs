@@ -175,10 +175,15 @@ impl Config {
                 });
             }
         };
-        toml::from_str(&text).map_err(|e| ConfigError::Malformed {
+        Config::parse(&text).map_err(|message| ConfigError::Malformed {
             path: path.into(),
-            message: e.to_string().trim().replace('\n', " "),
+            message,
         })
+    }
+
+    /// Reads settings from the text of a settings file; the error says where and why.
+    pub fn parse(text: &str) -> Result<Config, String> {
+        toml::from_str(text).map_err(|e| e.to_string().trim().replace('\n', " "))
     }
 
     /// Writes the settings atomically (temporary file, then rename).

@@ -25,7 +25,7 @@ pub struct Member {
 }
 
 /// Fields of a member to set (unset fields are left as they are).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MemberFields {
     /// New name.
     pub name: Option<String>,
@@ -431,10 +431,23 @@ pub fn export_csv(store: &Store) -> Result<String, ClubError> {
     String::from_utf8(bytes).map_err(|e| ClubError::BadInput(e.to_string()))
 }
 
-/// Adds the members of a CSV file (header `name` required; `federation_id`, `contact`,
-/// `active`, and a rating column per variant optional) in one transaction: any bad row (with its
-/// line) or a name already in the club refuses the whole file. Returns how many were added.
-pub fn import_csv(store: &mut Store, text: &str) -> Result<usize, ClubError> {
+/// A member read from a CSV file, checked but not yet added.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CsvRow {
+    /// The line of the file it is on.
+    pub line: usize,
+    /// The name.
+    pub name: String,
+    /// Federation id, contact and ratings.
+    pub fields: MemberFields,
+    /// Whether the member is active.
+    pub active: bool,
+}
+
+/// Reads and checks the members of a CSV file (header `name` required; `federation_id`,
+/// `contact`, `active`, and a rating column per variant optional): the first bad row is an error
+/// with its line.
+pub fn parse_csv(text: &str) -> Result<Vec<CsvRow>, ClubError> {
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
@@ -474,11 +487,29 @@ pub fn import_csv(store: &mut Store, text: &str) -> Result<usize, ClubError> {
             }
         };
         check_name(&row.name).map_err(|e| ClubError::BadInput(format!("line {line}: {e}")))?;
-        rows.push((line, row.name, fields, active));
+        rows.push(CsvRow {
+            line,
+            name: row.name,
+            fields,
+            active,
+        });
     }
+    Ok(rows)
+}
+
+/// Adds the members of a CSV file ([`parse_csv`]) in one transaction: any bad row (with its
+/// line) or a name already in the club refuses the whole file. Returns how many were added.
+pub fn import_csv(store: &mut Store, text: &str) -> Result<usize, ClubError> {
+    let rows = parse_csv(text)?;
     let count = rows.len();
     store.write("member import", |tx| {
-        for (line, name, fields, active) in &rows {
+        for CsvRow {
+            line,
+            name,
+            fields,
+            active,
+        } in &rows
+        {
             let id = insert(tx, name, fields).map_err(|e| match e {
                 ClubError::Refused(m) => ClubError::Refused(format!("line {line}: {m}")),
                 other => other,

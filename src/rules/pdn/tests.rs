@@ -283,3 +283,24 @@ fn over_long_tokens_are_refused_where_they_start() {
     .unwrap();
     assert_eq!(g.tag("Event"), Some(at_limit.as_str()));
 }
+
+#[test]
+fn several_signs_on_one_move_read_back_as_they_were() {
+    // Found by the fuzzing campaign: the writer glued a move's signs together, so two read
+    // back as one, and many as one over-long annotation.
+    let many = format!("1. 32-28 {} 19-23 *", "!? ".repeat(300));
+    for text in [
+        "1. 32-28 19-23(!?!!!) !! *",
+        "1. 32-28!! $1 ?! 19-23 *",
+        many.as_str(),
+    ] {
+        let g = read_games(text, Variant::International).remove(0).unwrap();
+        let written = write_game(&g);
+        let back = read_games(&written, Variant::International).remove(0);
+        assert_eq!(back.as_ref().map(|b| &b.line), Ok(&g.line), "{written}");
+    }
+    let g = read_games("1. 32-28 19-23(!?!!!) !! *", Variant::International)
+        .remove(0)
+        .unwrap();
+    assert_eq!(g.line.moves[1].annotations, ["!?!!!", "!!"]);
+}

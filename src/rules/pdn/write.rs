@@ -65,13 +65,16 @@ fn write_line(w: &mut Wrapper, start: &Position, from: &Position, first_ply: usi
             w.word(&text);
         }
         need_number = false;
-        for a in &m.annotations {
+        for (k, a) in m.annotations.iter().enumerate() {
             if a.starts_with('$') {
                 w.word(a);
-            } else {
+            } else if k == 0 {
                 // Strength signs stick to the move.
                 w.out.push_str(a);
                 w.column += a.len();
+            } else {
+                // A further one in parentheses, or it would read back glued to the first.
+                w.word(&format!("({a})"));
             }
         }
         for c in &m.comments {
