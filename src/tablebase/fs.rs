@@ -46,6 +46,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     result
 }
 
+/// Removes the temporary files [`write_atomic`] left in `dir` when its process was killed
+/// before the rename (a table's temporary file is as large as the table). A temporary file
+/// names the process that wrote it; one whose process still runs is left alone. Where running
+/// processes cannot be told (no `/proc`), nothing is removed: leftovers are never read.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix('.')
+            .and_then(|n| n.strip_suffix(".tmp"))
+            .and_then(|n| n.rsplit_once('.'))
+            .and_then(|(_, pid)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if !proc.join(pid.to_string()).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Maps a table file read-only.
 pub fn map(path: &Path) -> Result<Mmap, TbError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;

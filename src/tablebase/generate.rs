@@ -319,6 +319,8 @@ fn run_jobs(
         path: dir.to_path_buf(),
         source: e,
     })?;
+    // A run killed mid-write left its temporary file behind; this run redoes that table.
+    fs::remove_stale_temporaries(dir);
     let mut store = Store::new(variant, dir);
     jobs.into_iter()
         .map(|job| run_job(&mut store, job, report))

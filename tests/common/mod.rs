@@ -13,6 +13,8 @@ pub fn draughts<S: AsRef<OsStr>>(args: &[S]) -> Output {
 }
 
 /// Standard output as text.
+// Each test crate compiles this file on its own; not every one reads standard output.
+#[allow(dead_code)]
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
