@@ -63,12 +63,18 @@ fn parse_time(text: &str) -> Result<Duration, String> {
             return Err(format!("{t:?} has too many ':' fields"));
         }
         for p in &parts {
+            // Digits only: `f64` would also read "-1", "inf" and "NaN".
             let v: f64 = p
+                .trim()
                 .parse()
-                .map_err(|_| format!("{t:?} is not a time like 1:30:00"))?;
+                .ok()
+                .filter(|_| {
+                    !p.trim().is_empty() && p.trim().chars().all(|c| c.is_ascii_digit() || c == '.')
+                })
+                .ok_or_else(|| format!("{t:?} is not a time like 1:30:00"))?;
             secs = secs * 60.0 + v;
         }
-        return Ok(Duration::from_secs_f64(secs));
+        return bounded_seconds(secs, t);
     }
     let mut total = 0f64;
     let mut rest = t;
@@ -96,10 +102,15 @@ fn parse_time(text: &str) -> Result<Duration, String> {
                 other => return Err(format!("{t:?}: unknown unit {other:?} (use h, m or s)")),
             };
     }
-    if !total.is_finite() || total > 1.0e7 {
-        return Err(format!("{t:?} is too long"));
+    bounded_seconds(total, t)
+}
+
+/// `secs` as a duration, when it is one a clock can hold (at most 10⁷ s, about 115 days).
+fn bounded_seconds(secs: f64, text: &str) -> Result<Duration, String> {
+    if !secs.is_finite() || !(0.0..=1.0e7).contains(&secs) {
+        return Err(format!("{text:?} is too long"));
     }
-    Ok(Duration::from_secs_f64(total))
+    Ok(Duration::from_secs_f64(secs))
 }
 
 fn parse_stage(text: &str) -> Result<Stage, String> {

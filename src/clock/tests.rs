@@ -87,6 +87,12 @@ fn bad_controls_say_why() {
         "0m",
         "1h/ten",
         "1:2:3:4",
+        // Found by the fuzzing campaign: these panicked converting to a duration.
+        "9999999999999999999999:9",
+        "-1:30",
+        "inf:00",
+        "NaN:1",
+        "1: :2",
     ] {
         let e = TimeControl::parse(bad).expect_err(bad);
         assert!(e.to_string().contains("time control"), "{e}");

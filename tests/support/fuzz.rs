@@ -263,7 +263,7 @@ const SIGNS: [&str; 5] = ["! ", "? ", "!? ", "$3 ", "(!?) "];
 const ENDINGS: [&str; 5] = [" *\n", " 2-0\n", " 1-1\n", " 0-2\n", "\n"];
 
 /// PDN text of a random game with comments, annotations and variations nested up to `depth`.
-fn pdn_game(rng: &mut Rng) -> Vec<u8> {
+pub fn pdn_game(rng: &mut Rng) -> Vec<u8> {
     let variant = *rng.pick(&Variant::ALL);
     let mut out = String::new();
     let tag = |name: &str, value: &str| format!("[{name} \"{value}\"]\n");
@@ -276,43 +276,54 @@ fn pdn_game(rng: &mut Rng) -> Vec<u8> {
             Variant::Frisian => "40",
         },
     ));
-    let mut pos = Position::start(variant);
     let depth = if rng.one_in(20) { 200 } else { rng.below(6) };
-    let mut open = 0;
-    for ply in 0..rng.below(80) {
+    let plies = rng.below(80);
+    pdn_line(rng, Position::start(variant), 0, plies, depth, &mut out);
+    out.push_str(rng.pick::<&str>(&ENDINGS));
+    out.into_bytes()
+}
+
+/// The moves of a random line from `pos` (`ply` plies into the game), with comments, signs and
+/// variations nested up to `depth` deep.
+fn pdn_line(
+    rng: &mut Rng,
+    mut pos: Position,
+    ply: usize,
+    plies: usize,
+    depth: usize,
+    out: &mut String,
+) {
+    for p in ply..ply + plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             break;
         }
-        if ply % 2 == 0 {
-            out.push_str(&format!("{}. ", ply / 2 + 1));
-        }
         let mv = moves.as_slice()[rng.below(moves.len())];
+        if p % 2 == 0 {
+            out.push_str(&format!("{}. ", p / 2 + 1));
+        } else {
+            out.push_str(&format!("{}... ", p / 2 + 1));
+        }
         out.push_str(&move_text(&pos, &mv));
         out.push(' ');
-        match rng.below(12) {
+        match rng.below(10) {
             0 => out.push_str("{a comment} "),
             1 => out.push_str(rng.pick::<&str>(&SIGNS)),
-            2 if open < depth && ply > 0 => {
-                // A variation that replays this move: legal wherever it is.
-                out.push_str(&format!("( {} ", move_text(&pos, &mv)));
-                open += 1;
-            }
-            3 if open > 0 => {
+            2 | 3 if depth > 0 => {
+                // An alternative to this move: a short line of its own, itself with variations.
+                out.push_str("( ");
+                let length = if depth > 6 { 1 } else { 1 + rng.below(4) };
+                pdn_line(rng, pos, p, length, depth - 1, out);
                 out.push_str(") ");
-                open -= 1;
             }
             _ => {}
         }
         pos = pos.play(&mv);
     }
-    out.push_str(&")".repeat(open));
-    out.push_str(rng.pick::<&str>(&ENDINGS));
-    out.into_bytes()
 }
 
 /// A FEN with squares in and out of range, repeated, kings, ranges and stray separators.
-fn fen(rng: &mut Rng) -> Vec<u8> {
+pub fn fen(rng: &mut Rng) -> Vec<u8> {
     let mut s = String::from(*rng.pick(&["W", "B", "", "X", "W:", "B:"]));
     for side in ["W", "B"] {
         s.push(':');
@@ -339,13 +350,15 @@ fn fen(rng: &mut Rng) -> Vec<u8> {
 }
 
 /// A TRF of a random tournament in the fixed columns the format has.
-fn trf_file(rng: &mut Rng) -> Vec<u8> {
+pub fn trf_file(rng: &mut Rng) -> Vec<u8> {
     let players = 2 + rng.below(30);
     let rounds = rng.below(6);
     let mut s = format!("012 Fuzz\nXXR {}\n", rounds + 1 + rng.below(3));
     for p in 1..=players {
         let mut line = format!(
-            "001 {p:>4}      {:<33} {:>4}{:28} {:>3}.0{:7}",
+            // The columns of the format: rank 5–8, name 15–47, rating 49–52, points 81–83,
+            // then a round every ten columns.
+            "001 {p:>4}      {:<33} {:>4}{:28} {}.0{:5}",
             format!("Player {p}"),
             1000 + rng.below(1500),
             "",
@@ -365,7 +378,7 @@ fn trf_file(rng: &mut Rng) -> Vec<u8> {
 }
 
 /// A DXP message, often cut short.
-fn dxp_message(rng: &mut Rng) -> Vec<u8> {
+pub fn dxp_message(rng: &mut Rng) -> Vec<u8> {
     let positions = random_positions(Variant::International, 1, rng.next());
     let pos = match positions.as_slice() {
         [] => Position::start(Variant::International),
