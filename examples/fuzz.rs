@@ -5,6 +5,8 @@
 
 #[path = "../tests/support/fuzz.rs"]
 mod fuzz;
+#[path = "../tests/support/fuzz_inputs.rs"]
+mod fuzz_inputs;
 
 use rayon::prelude::*;
 use std::path::PathBuf;

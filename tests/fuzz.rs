@@ -4,6 +4,8 @@
 
 #[path = "support/fuzz.rs"]
 mod fuzz;
+#[path = "support/fuzz_inputs.rs"]
+mod fuzz_inputs;
 
 use std::path::Path;
 
@@ -53,12 +55,12 @@ fn inputs_are_reproducible_from_their_seed() {
 fn the_generators_make_inputs_the_readers_accept() {
     // Generated inputs exercise the readers' success paths (and the checks made after a
     // success) only if most of them are valid.
-    let mut rng = fuzz::Rng::new(3, 3);
+    let mut rng = fuzz_inputs::Rng::new(3, 3);
     let share = |ok: usize| ok * 100 / 200;
     let pdn = (0..200)
         .filter(|_| {
             let games = draughts::rules::pdn::read_bytes(
-                &fuzz::pdn_game(&mut rng),
+                &fuzz_inputs::pdn_game(&mut rng),
                 draughts::Variant::International,
             );
             !games.is_empty() && games.iter().all(Result::is_ok)
@@ -67,14 +69,14 @@ fn the_generators_make_inputs_the_readers_accept() {
     assert!(share(pdn) >= 90, "{pdn} of 200 generated PDN games read");
     let trf = (0..200)
         .filter(|_| {
-            let text = String::from_utf8(fuzz::trf_file(&mut rng)).unwrap();
+            let text = String::from_utf8(fuzz_inputs::trf_file(&mut rng)).unwrap();
             draughts::club::trf::next_round(&text).is_ok()
         })
         .count();
     assert!(share(trf) >= 30, "{trf} of 200 generated TRFs read");
     let dxp = (0..200)
         .filter(|_| {
-            let text = String::from_utf8(fuzz::dxp_message(&mut rng)).unwrap();
+            let text = String::from_utf8(fuzz_inputs::dxp_message(&mut rng)).unwrap();
             draughts::dxp::Message::parse(&text, draughts::Variant::International).is_ok()
         })
         .count();
