@@ -1,8 +1,8 @@
 //! The fuzzing harness: one target per reader of outside input, each fed inputs made by
-//! mutating real files and by generators that know the format's structure, the reader called
-//! in-process (the inputs made from scratch are in `fuzz_inputs.rs`). A target fails on a panic, and says so with the input; every input's time is
-//! measured so a slow one is reported. Shared by `tests/fuzz.rs` (a short pass in the suite)
-//! and `examples/fuzz.rs` (the long campaign `scripts/fuzz.sh` runs).
+//! mutating real files and by generators that know the format's structure (`fuzz_inputs.rs`),
+//! the reader called in-process. A target fails on a panic, and says so with the input; every
+//! input's time is measured so a slow one is reported. Shared by `tests/fuzz.rs` (a short pass
+//! in the suite) and `examples/fuzz.rs` (the long campaign `scripts/fuzz.sh` runs).
 
 #![allow(dead_code)]
 
