@@ -47,6 +47,19 @@ pub enum BoundedError {
     },
 }
 
+impl BoundedError {
+    /// What is wrong, without the file's name (for a caller that names it itself).
+    pub fn reason(&self) -> String {
+        match self {
+            BoundedError::Io { source, .. } => source.to_string(),
+            BoundedError::TooLarge { limit, what, .. } => {
+                format!("larger than {limit} bytes, the most a {what} may have")
+            }
+            BoundedError::NotText { offset, .. } => format!("not UTF-8 text (byte {offset})"),
+        }
+    }
+}
+
 /// The bytes of the file at `path`, when it has at most `limit` of them (`what` names its kind
 /// in the error).
 pub fn read_file(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, BoundedError> {
@@ -171,6 +184,10 @@ mod tests {
             e.to_string()
                 .ends_with("f.txt: larger than 9 bytes, the most a test file may have"),
             "{e}"
+        );
+        assert_eq!(
+            e.reason(),
+            "larger than 9 bytes, the most a test file may have"
         );
         std::fs::write(&path, b"ok\xff").unwrap();
         assert!(matches!(

@@ -162,16 +162,10 @@ impl Config {
                     source,
                 });
             }
-            Err(BoundedError::TooLarge { limit, what, .. }) => {
+            Err(e) => {
                 return Err(ConfigError::Malformed {
                     path: path.into(),
-                    message: format!("larger than {limit} bytes, the most a {what} may have"),
-                });
-            }
-            Err(BoundedError::NotText { offset, .. }) => {
-                return Err(ConfigError::Malformed {
-                    path: path.into(),
-                    message: format!("not UTF-8 text (byte {offset})"),
+                    message: e.reason(),
                 });
             }
         };

@@ -63,14 +63,13 @@ fn parse_time(text: &str) -> Result<Duration, String> {
             return Err(format!("{t:?} has too many ':' fields"));
         }
         for p in &parts {
+            let p = p.trim();
             // Digits only: `f64` would also read "-1", "inf" and "NaN".
+            let digits = !p.is_empty() && p.chars().all(|c| c.is_ascii_digit() || c == '.');
             let v: f64 = p
-                .trim()
                 .parse()
                 .ok()
-                .filter(|_| {
-                    !p.trim().is_empty() && p.trim().chars().all(|c| c.is_ascii_digit() || c == '.')
-                })
+                .filter(|_| digits)
                 .ok_or_else(|| format!("{t:?} is not a time like 1:30:00"))?;
             secs = secs * 60.0 + v;
         }

@@ -428,7 +428,7 @@ impl Engine {
 
 /// Runs the Hub protocol on `input` and `output` until `quit` or the end of the input.
 pub fn serve(
-    input: impl BufRead,
+    mut input: impl BufRead,
     output: Box<dyn Write + Send>,
     settings: Settings,
 ) -> io::Result<()> {
@@ -448,7 +448,6 @@ pub fn serve(
         history: Vec::new(),
         level: Level::default(),
     };
-    let mut input = input;
     while let Some(line) = bounded::read_line(&mut input, MAX_PROTOCOL_LINE)? {
         let line = match line {
             bounded::Line::Text(text) => text,
