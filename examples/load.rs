@@ -3,8 +3,9 @@
 //! TUI (keys in, screen bytes out, read back through a terminal emulator), and reports the move
 //! latency: from one player's Enter to the move showing on the opponent's screen.
 //!
-//! `cargo run --release --example load -- <port> <keys dir> <pairs> <plies>`; the keys dir holds
-//! `m<i>` private keys of members named `M<i>`.
+//! `cargo run --release --example load -- <port> <keys dir> <pairs> <plies> [think ms]`; the keys
+//! dir holds `m<i>` private keys of members named `M<i>`. Each player waits `think ms` (default
+//! 0: as fast as the server answers) before each of its moves, as a member thinks.
 
 use draughts::rules::game::Game;
 use draughts::rules::notation::move_text;
@@ -132,7 +133,12 @@ const RIGHT: &[u8] = b"\x1b[C";
 
 /// One pair's game: `a` challenges `b` (casual, 10 minutes, `a` White), `b` accepts, they play
 /// `plies` moves (fewer if the game ends), `a` resigns. Returns the latencies.
-async fn pair(a: Terminal, b: Terminal, plies: usize) -> Result<Vec<Duration>, String> {
+async fn pair(
+    a: Terminal,
+    b: Terminal,
+    plies: usize,
+    think: Duration,
+) -> Result<Vec<Duration>, String> {
     a.wait_for("Club lobby").await?;
     b.wait_for("Club lobby").await?;
     a.send(b"c").await?;
@@ -160,6 +166,9 @@ async fn pair(a: Terminal, b: Terminal, plies: usize) -> Result<Vec<Duration>, S
         let text = move_text(&pos, &mv);
         let (mover, other) = if ply % 2 == 0 { (&a, &b) } else { (&b, &a) };
         let seen = format!("{} played {text}", pos.side_to_move());
+        if !think.is_zero() {
+            tokio::time::sleep(think).await;
+        }
         let start = Instant::now();
         mover.send(format!("{text}\r").as_bytes()).await?;
         other.wait_for(&seen).await?;
@@ -189,9 +198,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 #[tokio::main]
 async fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [port, keys, pairs, plies] = args.as_slice() else {
-        return Err("usage: load <port> <keys dir> <pairs> <plies>".into());
+    let (port, keys, pairs, plies, think) = match args.as_slice() {
+        [port, keys, pairs, plies] => (port, keys, pairs, plies, "0"),
+        [port, keys, pairs, plies, think] => (port, keys, pairs, plies, think.as_str()),
+        _ => return Err("usage: load <port> <keys dir> <pairs> <plies> [think ms]".into()),
     };
+    let think = Duration::from_millis(think.parse().map_err(|e| format!("think ms: {e}"))?);
     let port: u16 = port.parse().map_err(|e| format!("port: {e}"))?;
     let pairs: usize = pairs.parse().map_err(|e| format!("pairs: {e}"))?;
     let plies: usize = plies.parse().map_err(|e| format!("plies: {e}"))?;
@@ -213,7 +225,7 @@ async fn main() -> Result<(), String> {
     let mut games = Vec::new();
     let mut it = terminals.into_iter();
     while let (Some(a), Some(b)) = (it.next(), it.next()) {
-        games.push(tokio::spawn(pair(a, b, plies)));
+        games.push(tokio::spawn(pair(a, b, plies, think)));
     }
     let mut all = Vec::new();
     let mut failed = 0;
@@ -233,11 +245,12 @@ async fn main() -> Result<(), String> {
     all.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "{} games, {failed} failed, {} moves; latency ms: median {:.1}, p95 {:.1}, max {:.1}; {:.1} s in all",
+        "{} games, {failed} failed, {} moves; latency at the client, ms: median {:.1}, p95 {:.1}, p99 {:.1}, max {:.1}; {:.1} s in all",
         pairs,
         all.len(),
         ms(percentile(&all, 0.5)),
         ms(percentile(&all, 0.95)),
+        ms(percentile(&all, 0.99)),
         ms(percentile(&all, 1.0)),
         started.elapsed().as_secs_f64()
     );

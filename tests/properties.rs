@@ -1,7 +1,7 @@
 //! Laws of the rules core checked on random legal games, and parsers fed random input.
 
 use draughts::rules::game::Game;
-use draughts::rules::notation::{long_text, move_text, parse_fen, parse_move, to_fen};
+use draughts::rules::notation::{long_text, move_text, move_texts, parse_fen, parse_move, to_fen};
 use draughts::rules::pdn::{PdnGame, read_bytes, read_games, write_game};
 use draughts::rules::perft::perft;
 use draughts::{Color, Kind, Piece, Position, Setup, Variant};
@@ -40,6 +40,20 @@ proptest! {
         for (pos, mv) in game.positions().zip(game.moves()) {
             prop_assert_eq!(parse_move(pos, &move_text(pos, mv)).unwrap(), *mv);
             prop_assert_eq!(parse_move(pos, &long_text(mv)).unwrap(), *mv);
+        }
+    }
+
+    #[test]
+    fn all_move_texts_at_once_are_each_moves_text(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..120)
+    ) {
+        let game = random_game(v, &choices);
+        for pos in game.positions() {
+            let all = move_texts(pos);
+            prop_assert_eq!(all.len(), pos.legal_moves().len());
+            for (mv, text) in &all {
+                prop_assert_eq!(text, &move_text(pos, mv));
+            }
         }
     }
 

@@ -258,6 +258,31 @@ fn online_games(db: &Path) -> Vec<draughts::club::online::OnlineGame> {
     draughts::club::online::list(&store, false).expect("online games")
 }
 
+/// The online games once `written` holds: the server writes a move to the club database a
+/// moment after the terminals show it (its referee writes all games' moves together).
+fn online_games_once(
+    db: &Path,
+    what: &str,
+    written: impl Fn(&[draughts::club::online::OnlineGame]) -> bool,
+) -> Vec<draughts::club::online::OnlineGame> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let games = online_games(db);
+        if written(&games) {
+            return games;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not written within 10 s: {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+fn moves_of(game: &draughts::club::online::OnlineGame) -> usize {
+    game.record().expect("the record").line.moves.len()
+}
+
 #[test]
 fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -299,13 +324,10 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     a.wait_for("White played 32-28");
     a.line("19-23");
     t.wait_for("Black played 19-23");
-    let games = online_games(&db);
+    let games = online_games_once(&db, "moves are written as they are played", |g| {
+        g.len() == 1 && moves_of(&g[0]) == 2
+    });
     assert_eq!(games.len(), 1);
-    assert_eq!(
-        games[0].record().expect("the record").line.moves.len(),
-        2,
-        "moves are written as they are played"
-    );
 
     // Anna's connection drops: Ton is told, and the game waits for her.
     drop(a);
@@ -321,9 +343,10 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
     a.line(":resign");
     a.wait_for("Black resigned");
     t.wait_for("Black resigned");
-    let games = online_games(&db);
+    let games = online_games_once(&db, "the result", |g| {
+        g[0].status == draughts::club::online::Status::Finished
+    });
     let game = &games[0];
-    assert_eq!(game.status, draughts::club::online::Status::Finished);
     let record = game.record().expect("the record");
     assert_eq!(record.line.moves.len(), 3);
     assert_eq!(record.tag("White"), Some("Ton"));
@@ -437,6 +460,5 @@ fn a_game_in_progress_survives_a_server_restart() {
     black.wait_for("32-28");
     black.line("19-23");
     white.wait_for("Black played 19-23");
-    let games = online_games(&db);
-    assert_eq!(games[0].record().expect("record").line.moves.len(), 2);
+    online_games_once(&db, "the move after the restart", |g| moves_of(&g[0]) == 2);
 }

@@ -654,6 +654,19 @@ pub fn display(d: Duration) -> String {
     }
 }
 
+/// How long until a running clock that has `d` left shows a different [`display`] reading: to
+/// the next tenth under ten seconds, to the next second above.
+pub fn display_changes_in(d: Duration) -> Duration {
+    let step = if d.as_secs() < 10 {
+        Duration::from_millis(100)
+    } else {
+        Duration::from_secs(1)
+    };
+    let into = Duration::from_nanos((d.as_nanos() % step.as_nanos()) as u64);
+    // Just past the boundary, so that the reading has changed when the screen is drawn.
+    into + Duration::from_millis(1)
+}
+
 /// A time as PDN clock comments write it: `h:mm:ss` with tenths when there are any.
 pub fn pdn_time(d: Duration) -> String {
     let tenths = d.as_millis() / 100;

@@ -228,3 +228,27 @@ fn readings() {
     assert_eq!(parse_pdn_time("0:00:03.5"), Some(s(3.5)));
     assert_eq!(parse_pdn_time("abc"), None);
 }
+
+proptest::proptest! {
+    /// A screen that waits [`display_changes_in`] shows the next reading, and waiting a moment
+    /// less would have shown the same one: no frame is drawn for nothing, none is missed.
+    #[test]
+    fn the_reading_changes_exactly_when_said(micros in 1_000u64..10_000_000_000) {
+        let d = Duration::from_micros(micros);
+        let wait = display_changes_in(d);
+        let ms = Duration::from_millis(1);
+        proptest::prop_assert!(wait >= ms && wait <= Duration::from_secs(1) + ms);
+        proptest::prop_assert_eq!(display(d - (wait - ms)), display(d));
+        if d >= wait {
+            proptest::prop_assert_ne!(display(d - wait), display(d));
+        }
+    }
+}
+
+#[test]
+fn the_next_reading_comes_at_the_tenth_below_ten_seconds_and_the_second_above() {
+    let ms = Duration::from_millis;
+    assert_eq!(display_changes_in(ms(12_250)), ms(251));
+    assert_eq!(display_changes_in(ms(9_950)), ms(51));
+    assert_eq!(display_changes_in(ms(10_000)), ms(1));
+}

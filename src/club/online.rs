@@ -145,6 +145,30 @@ pub fn save_moves(store: &Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError
     Ok(())
 }
 
+/// Writes the moves of several games in progress in one transaction (one disk sync for all of
+/// them, however many games moved); each game's own result says whether it was written (a game
+/// no longer in progress is not).
+pub fn save_moves_many(store: &Store, games: &[(i64, &PdnGame)]) -> Vec<Result<(), ClubError>> {
+    let all = |e: ClubError| {
+        games
+            .iter()
+            .map(|_| Err(ClubError::Refused(e.to_string())))
+            .collect()
+    };
+    let tx = match store.conn().unchecked_transaction().map_err(db) {
+        Ok(tx) => tx,
+        Err(e) => return all(e),
+    };
+    let results: Vec<Result<(), ClubError>> = games
+        .iter()
+        .map(|(id, pdn)| save_moves(store, *id, pdn))
+        .collect();
+    match tx.commit().map_err(db) {
+        Ok(()) => results,
+        Err(e) => all(e),
+    }
+}
+
 /// Marks a game adjourned or playing.
 pub fn set_status(store: &mut Store, id: i64, status: Status) -> Result<(), ClubError> {
     store.write("online game", |tx| {
@@ -364,6 +388,42 @@ mod tests {
         let history = crate::club::ratings::history(&s, ton.id, Variant::International).unwrap();
         assert_eq!(history.len(), 1);
         assert_eq!(history[0].opponent, "Anna");
+    }
+
+    #[test]
+    fn the_moves_of_many_games_are_written_together_each_with_its_own_answer() {
+        let (_dir, mut s, sides) = club();
+        let mut games = Vec::new();
+        for _ in 0..3 {
+            let live = LiveGame::new(Game::new(Variant::International), Options::default());
+            let new = NewGame {
+                variant: Variant::International,
+                sides: sides.clone(),
+                rated: false,
+                pairing: None,
+                pdn: &live.pdn(),
+            };
+            games.push((start(&mut s, &new).unwrap(), live));
+        }
+        games[1]
+            .1
+            .resign(crate::rules::piece::Color::White, Default::default());
+        finish(&mut s, games[1].0, &games[1].1.pdn()).unwrap();
+        for (plies, (_, live)) in games.iter_mut().enumerate().filter(|(i, _)| *i != 1) {
+            for _ in 0..=plies {
+                let mv = *live.position().legal_moves().iter().next().unwrap();
+                live.play(&mv, Default::default()).unwrap();
+            }
+        }
+        let pdns: Vec<PdnGame> = games.iter().map(|(_, l)| l.pdn()).collect();
+        let batch: Vec<(i64, &PdnGame)> = games.iter().map(|(id, _)| *id).zip(&pdns).collect();
+        let results = save_moves_many(&s, &batch);
+        assert!(results[0].is_ok() && results[2].is_ok());
+        assert!(results[1].is_err(), "a finished game is not written again");
+        let moves = |id| get(&s, id).unwrap().record().unwrap().line.moves.len();
+        assert_eq!(moves(games[0].0), 1);
+        assert_eq!(moves(games[1].0), 0);
+        assert_eq!(moves(games[2].0), 3);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! played between terminals ([`Room`]), with their one clock and their record in the club
 //! database.
 
+pub mod latency;
 mod room;
 mod shared;
 
@@ -163,12 +164,18 @@ impl Lobby {
                 reconnect: settings.reconnect,
                 db: settings.db,
                 store: Mutex::new(None),
+                latency: latency::Latency::default(),
             }),
             tablebases: settings.tablebases,
             loaded: Mutex::new(Vec::new()),
             challenges: Mutex::new(Vec::new()),
             rooms: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The move latencies measured in the server.
+    pub fn latency(&self) -> &latency::Latency {
+        &self.shared.latency
     }
 
     /// The server's time: every session and every game clock counts from the same moment.
@@ -370,16 +377,38 @@ impl Lobby {
 
     /// Checks every game's clock and absent players; finished games leave the list (their seats
     /// still show them).
+    ///
+    /// It also writes every game's changes to the club database: the moves of all games in
+    /// progress in one transaction, then the results of the games that ended.
     pub fn referee(&self) {
         let now = self.now();
         let rooms = self.rooms();
-        let over: Vec<u64> = rooms
+        let (ended, playing): (Vec<_>, Vec<_>) = rooms
             .iter()
-            .filter(|r| r.referee(now))
-            .map(|r| r.id)
-            .collect();
-        if !over.is_empty() {
-            lock(&self.rooms).retain(|r| !over.contains(&r.id));
+            .filter_map(|r| r.referee(now).map(|p| (r, p)))
+            .partition(|(_, p)| p.over);
+        if !playing.is_empty() {
+            let games: Vec<(i64, &crate::rules::pdn::PdnGame)> =
+                playing.iter().map(|(_, p)| (p.id, &p.pdn)).collect();
+            let results = self
+                .shared
+                .with_store(|store| Ok(online::save_moves_many(store, &games)));
+            for (i, (room, p)) in playing.iter().enumerate() {
+                let result = match &results {
+                    Ok(each) => each.get(i).map_or(Ok(()), |r| {
+                        r.as_ref().map(|_| ()).map_err(|e| e.to_string())
+                    }),
+                    Err(e) => Err(e.to_string()),
+                };
+                room.written(p, result);
+            }
+        }
+        for (room, p) in &ended {
+            let result = self.shared.with_store(|store| p.write(store));
+            room.written(p, result.map_err(|e| e.to_string()));
+        }
+        if rooms.iter().any(|r| r.done()) {
+            lock(&self.rooms).retain(|r| !r.done());
         }
     }
 

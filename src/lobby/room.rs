@@ -1,8 +1,10 @@
 //! A game between two terminals: one [`LiveGame`] with one clock, kept on the server. Each
 //! session that shows it holds a [`Seat`] (a player's or a spectator's); every change happens
-//! under the room's lock, is written to the club database, and is seen by the other seats on
-//! their next frame.
+//! under the room's lock and is seen by the other seats on their next frame; the lobby's referee
+//! writes it to the club database a moment later, for all games in one transaction, so that no
+//! move waits for the disk.
 
+use super::latency::{self, Awaited, Shows};
 use super::shared::Shared;
 use crate::clock::Tick;
 use crate::club::online;
@@ -46,6 +48,8 @@ pub struct Table {
     written: usize,
     /// Whether the result has been written.
     finished: bool,
+    /// The last move, while the terminals showing it have not all drawn it.
+    awaited: Option<Awaited>,
 }
 
 /// Wakes a session that shows a game, so that it redraws at once after a change.
@@ -107,6 +111,7 @@ impl Room {
                 record,
                 written,
                 finished: false,
+                awaited: None,
             }),
             shared,
             wakers: Mutex::new(Vec::new()),
@@ -173,8 +178,8 @@ impl Room {
     }
 
     /// Checks the clock and the absent players at `now`: a fallen flag, or a player gone longer
-    /// than the server waits, ends the game. Returns whether the game is over.
-    pub fn referee(&self, now: Tick) -> bool {
+    /// than the server waits, ends the game. Returns what is to be written to the club database.
+    pub(super) fn referee(&self, now: Tick) -> Option<Pending> {
         let wait = self.shared.reconnect;
         let mut t = self.table();
         if t.live.outcome().is_none() {
@@ -199,43 +204,36 @@ impl Room {
                 self.wake();
             }
         }
-        self.write(&mut t);
-        t.live.outcome().is_some()
+        pending(&t)
     }
 
-    /// Writes what changed to the club database: the moves so far, then the result.
-    fn write(&self, t: &mut Table) {
-        let Some(id) = t.record else {
-            return;
-        };
-        let moves = t.live.game().moves().len();
-        let over = t.live.outcome().is_some();
-        if (moves == t.written && !over) || t.finished {
-            return;
-        }
-        let result = self.shared.with_store(|store| {
-            if over {
-                online::finish(store, id, &t.live.pdn())
-            } else {
-                online::save_moves(store, id, &t.live.pdn())
-            }
-        });
+    /// Whether the game is over and its record written (or it has none): it can leave the
+    /// lobby's list.
+    pub(super) fn done(&self) -> bool {
+        let t = self.table();
+        t.live.outcome().is_some() && (t.finished || t.record.is_none())
+    }
+
+    /// Notes how writing `p` went.
+    pub(super) fn written(&self, p: &Pending, result: Result<(), String>) {
+        let mut t = self.table();
         match result {
             Ok(()) => {
-                if over {
+                if p.over {
                     tracing::info!(
-                        "online game {id}: {} – {}: {}",
+                        "online game {}: {} – {}: {}",
+                        p.id,
                         t.players[0].name,
                         t.players[1].name,
                         t.live.ending().unwrap_or("over")
                     );
                 }
-                t.written = moves;
-                t.finished = over;
+                t.written = p.moves;
+                t.finished |= p.over;
                 t.trouble = None;
             }
             Err(e) => {
-                tracing::error!("online game {id}: not written: {e}");
+                tracing::error!("online game {}: not written: {e}", p.id);
                 t.trouble = Some(format!("the club database could not be written: {e}"));
             }
         }
@@ -262,10 +260,78 @@ impl Room {
 
     /// Saves the game as it stands (the server is stopping): the moves are already written, the
     /// record now also gets the clock times of the last moves.
-    pub fn save(&self) {
+    pub(super) fn save(&self) {
+        let p = {
+            let mut t = self.table();
+            t.written = 0;
+            pending(&t)
+        };
+        if let Some(p) = p {
+            let result = self.shared.with_store(|store| p.write(store));
+            self.written(&p, result.map_err(|e| e.to_string()));
+        }
+    }
+}
+
+/// A change to a game's record in the club database: taken under the room's lock, written
+/// without it (by the lobby's referee, for all games at once), so that a move never waits for
+/// the disk.
+#[derive(Debug)]
+pub(super) struct Pending {
+    /// The online game's id.
+    pub id: i64,
+    /// The game as it stands.
+    pub pdn: crate::rules::pdn::PdnGame,
+    /// Its moves.
+    pub moves: usize,
+    /// Whether it is over (the result is written, ratings and pairings with it).
+    pub over: bool,
+}
+
+impl Pending {
+    /// Writes a finished game's result (the moves of games in progress are written together,
+    /// by [`online::save_moves_many`]).
+    pub fn write(&self, store: &mut crate::club::Store) -> Result<(), crate::club::ClubError> {
+        if self.over {
+            online::finish(store, self.id, &self.pdn)
+        } else {
+            online::save_moves_many(store, &[(self.id, &self.pdn)])
+                .pop()
+                .unwrap_or(Ok(()))
+        }
+    }
+}
+
+/// What the room has not written yet.
+fn pending(t: &Table) -> Option<Pending> {
+    let id = t.record?;
+    let moves = t.live.game().moves().len();
+    let over = t.live.outcome().is_some();
+    if (moves == t.written && !over) || t.finished {
+        return None;
+    }
+    Some(Pending {
+        id,
+        pdn: t.live.pdn(),
+        moves,
+        over,
+    })
+}
+
+impl Shows for Room {
+    /// The last of the frames showing a move completes its latency.
+    fn shown(&self, version: u64, now: std::time::Instant) {
         let mut t = self.table();
-        t.written = usize::MAX;
-        self.write(&mut t);
+        let Some(a) = t.awaited.as_mut().filter(|a| a.version == version) else {
+            return;
+        };
+        a.frames = a.frames.saturating_sub(1);
+        if a.frames == 0 {
+            self.shared
+                .latency
+                .record(now.saturating_duration_since(a.since));
+            t.awaited = None;
+        }
     }
 }
 
@@ -283,6 +349,13 @@ impl Seat {
             return false;
         }
         *local = t.live.clone();
+        if t.awaited.as_ref().is_some_and(|a| a.version == t.version) && self.seen + 1 == t.version
+        {
+            latency::owe(
+                Arc::downgrade(&self.room) as std::sync::Weak<dyn Shows>,
+                t.version,
+            );
+        }
         self.seen = t.version;
         self.position = position(&t.live);
         true
@@ -306,7 +379,24 @@ impl Seat {
         }
         let notices = f(&mut t.live);
         t.version += 1;
-        self.room.write(&mut t);
+        if let Some(since) = latency::cause() {
+            let frames = self
+                .room
+                .wakers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .len();
+            t.awaited = Some(Awaited {
+                version: t.version,
+                since,
+                frames,
+            });
+            latency::owe(
+                Arc::downgrade(&self.room) as std::sync::Weak<dyn Shows>,
+                t.version,
+            );
+        }
+        // The referee writes the record within a tenth of a second; the players need not wait.
         self.room.wake();
         *local = t.live.clone();
         self.seen = t.version;

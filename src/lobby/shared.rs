@@ -12,6 +12,8 @@ pub(crate) struct Shared {
     pub(super) reconnect: Duration,
     pub(super) db: Option<PathBuf>,
     pub(super) store: Mutex<Option<Store>>,
+    /// Move latencies measured in the server.
+    pub(super) latency: super::latency::Latency,
 }
 
 impl std::fmt::Debug for Shared {
@@ -30,12 +32,12 @@ impl Shared {
 
     /// Runs `f` on the club database, opened on first use; without a database, nothing is
     /// written.
-    pub(super) fn with_store(
+    pub(super) fn with_store<T: Default>(
         &self,
-        f: impl FnOnce(&mut Store) -> Result<(), ClubError>,
-    ) -> Result<(), ClubError> {
+        f: impl FnOnce(&mut Store) -> Result<T, ClubError>,
+    ) -> Result<T, ClubError> {
         let Some(path) = &self.db else {
-            return Ok(());
+            return Ok(T::default());
         };
         let mut guard = self.store.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
@@ -45,7 +47,7 @@ impl Shared {
         }
         match guard.as_mut() {
             Some(store) => f(store),
-            None => Ok(()),
+            None => Ok(T::default()),
         }
     }
 }

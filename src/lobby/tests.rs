@@ -95,6 +95,8 @@ fn a_challenge_accepted_is_one_game_for_both_with_one_clock_and_its_record_store
     assert!(stale.is_err());
     assert_eq!(local_w.game().moves().len(), 2, "and White now sees it");
 
+    // The referee writes the moves, for all games at once, off the players' path.
+    lobby.referee();
     let store = Store::open(&dir.path().join("club.sqlite")).unwrap();
     let stored = online::list(&store, true).unwrap();
     assert_eq!(stored.len(), 1);
@@ -157,6 +159,7 @@ fn games_in_progress_survive_a_restart_resumed_or_adjourned() {
     let _black = room.sit("Anna", None);
     let mut local = room.table().live.clone();
     first_move(&mut white, &mut local, lobby.now());
+    lobby.referee();
     drop(lobby);
 
     let settings = Settings {
@@ -270,4 +273,41 @@ fn sessions_come_say_what_they_do_and_go() {
     drop(ton);
     assert!(lobby.online().is_empty());
     assert!(lobby.challenges("Anna").is_empty(), "gone with Ton");
+}
+
+#[test]
+fn a_moves_latency_runs_from_its_key_to_the_last_frame_that_shows_it() {
+    let (_dir, lobby, [ton, anna]) = club(Duration::from_secs(60));
+    let Ok(Offered::Waiting(id)) = lobby.challenge(open(&ton, Some(Color::White), false)) else {
+        panic!()
+    };
+    let room = lobby.accept(id, &anna).unwrap();
+    let waker = || -> Waker { Arc::new(|| {}) };
+    let mut white = room.sit("Ton", Some(waker()));
+    let mut black = room.sit("Anna", Some(waker()));
+    let mut local_w = room.table().live.clone();
+    let mut local_b = local_w.clone();
+    black.pull(&mut local_b);
+    // Every session is a thread; this one plays both, so each frame is written in turn.
+    latency::frame_written();
+    let key = std::time::Instant::now() - Duration::from_millis(30);
+    latency::input_arrived(Some(key));
+    first_move(&mut white, &mut local_w, lobby.now());
+    latency::input_arrived(None);
+    latency::frame_written();
+    assert_eq!(
+        lobby.latency().report(true),
+        None,
+        "the mover's frame alone does not complete the move"
+    );
+    assert!(black.pull(&mut local_b));
+    latency::frame_written();
+    let s = lobby.latency().report(true).expect("the move was measured");
+    assert_eq!(s.count, 1);
+    assert!(s.max >= Duration::from_millis(30), "{s}");
+    // A change not caused by a key (the clock, the referee) is not a move's latency.
+    first_move(&mut black, &mut local_b, lobby.now());
+    white.pull(&mut local_w);
+    latency::frame_written();
+    assert_eq!(lobby.latency().report(true).unwrap().count, 1);
 }

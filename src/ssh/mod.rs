@@ -117,10 +117,13 @@ pub fn host_key(path: &Path) -> Result<PrivateKey, ServeError> {
     Ok(key)
 }
 
+/// How often the server logs the move latency it measured.
+const LATENCY_REPORT: Duration = Duration::from_secs(600);
+
 /// What a session thread gets from its connection.
 pub(crate) enum Input {
-    /// Bytes typed.
-    Bytes(Vec<u8>),
+    /// Bytes typed, and when they arrived.
+    Bytes(Vec<u8>, std::time::Instant),
     /// The terminal's new size.
     Resize(u16, u16),
     /// A game shown changed: redraw now.
@@ -427,7 +430,7 @@ impl russh::server::Handler for Connection {
         let Some(input) = self.terminals.get(&channel).and_then(|t| t.input.as_ref()) else {
             return Ok(());
         };
-        match input.try_send(Input::Bytes(data.to_vec())) {
+        match input.try_send(Input::Bytes(data.to_vec(), std::time::Instant::now())) {
             // A client typing faster than its session reads loses the excess, not the server.
             Ok(()) | Err(TrySendError::Full(_)) => Ok(()),
             Err(TrySendError::Disconnected(_)) => session.close(channel),
@@ -519,9 +522,20 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
         let referee = {
             let (lobby, stop) = (Arc::clone(&lobby), Arc::clone(&stop));
             // Flags fall and absent players forfeit even when no terminal shows the game.
+            // It also logs the move latency measured in the server every few minutes.
             std::thread::spawn(move || {
+                let mut reported = std::time::Instant::now();
                 while !stop.load(Ordering::Relaxed) {
                     lobby.referee();
+                    if reported.elapsed() >= LATENCY_REPORT {
+                        reported = std::time::Instant::now();
+                        if let Some(s) = lobby.latency().report(false) {
+                            tracing::info!(
+                                "in the last {} minutes: {s}",
+                                LATENCY_REPORT.as_secs() / 60
+                            );
+                        }
+                    }
                     std::thread::sleep(Duration::from_millis(100));
                 }
             })
@@ -544,6 +558,9 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
         let _ = referee.join();
         lobby.save_all();
         tracing::info!("games in progress saved");
+        if let Some(s) = lobby.latency().report(true) {
+            tracing::info!("since the server started: {s}");
+        }
         result?;
         Ok(())
     })

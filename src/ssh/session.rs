@@ -4,6 +4,7 @@
 use super::Input;
 use super::input::Decoder;
 use crate::config::Config;
+use crate::lobby::latency;
 use crate::tui::{App, ColorDepth};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture, Event};
@@ -16,7 +17,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a lone Esc waits for the rest of a sequence.
 const ESC_WAIT: Duration = Duration::from_millis(50);
@@ -47,13 +48,14 @@ impl Write for Screen {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        if self.buffer.is_empty() {
-            return Ok(());
+        if !self.buffer.is_empty() {
+            let bytes = std::mem::take(&mut self.buffer);
+            self.out
+                .blocking_send(Some(bytes))
+                .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the connection is gone"))?;
         }
-        let bytes = std::mem::take(&mut self.buffer);
-        self.out
-            .blocking_send(Some(bytes))
-            .map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "the connection is gone"))
+        latency::frame_written();
+        Ok(())
     }
 }
 
@@ -97,7 +99,7 @@ pub(crate) fn run(
     let result =
         Terminal::with_options(CrosstermBackend::new(screen), options).and_then(|mut terminal| {
             let mut decoder = Decoder::default();
-            let mut queue: VecDeque<Event> = VecDeque::new();
+            let mut queue: VecDeque<(Event, Option<Instant>)> = VecDeque::new();
             // The server's time, so that the shared game clocks read the same everywhere.
             let r = crate::tui::run(
                 &mut terminal,
@@ -122,14 +124,17 @@ pub(crate) fn run(
     let _ = out.blocking_send(None);
 }
 
-/// The next event within `wait`; a closed connection ends the loop as an error.
+/// The next event within `wait`, with when its bytes arrived (for the latency measured in the
+/// server); a closed connection ends the loop as an error.
 fn next_event(
     events: &Receiver<Input>,
     decoder: &mut Decoder,
-    queue: &mut VecDeque<Event>,
+    queue: &mut VecDeque<(Event, Option<Instant>)>,
     wait: Duration,
 ) -> io::Result<Option<Event>> {
-    if let Some(e) = queue.pop_front() {
+    latency::input_arrived(None);
+    if let Some((e, at)) = queue.pop_front() {
+        latency::input_arrived(at);
         return Ok(Some(e));
     }
     let wait = if decoder.is_pending() {
@@ -138,10 +143,17 @@ fn next_event(
         wait
     };
     match events.recv_timeout(wait) {
-        Ok(Input::Bytes(bytes)) => queue.extend(decoder.feed(&bytes)),
-        Ok(Input::Resize(w, h)) => queue.push_back(Event::Resize(w, h)),
+        Ok(Input::Bytes(bytes, at)) => {
+            queue.extend(decoder.feed(&bytes).into_iter().map(|e| (e, Some(at))));
+        }
+        Ok(Input::Resize(w, h)) => queue.push_back((Event::Resize(w, h), None)),
         Ok(Input::Wake) => {}
-        Err(RecvTimeoutError::Timeout) => queue.extend(decoder.flush()),
+        // A lone Esc is given up on only after a real wait, not when the loop merely asks
+        // whether more input is waiting.
+        Err(RecvTimeoutError::Timeout) if !wait.is_zero() => {
+            queue.extend(decoder.flush().into_iter().map(|e| (e, None)));
+        }
+        Err(RecvTimeoutError::Timeout) => {}
         Err(RecvTimeoutError::Disconnected) => {
             return Err(io::Error::new(
                 io::ErrorKind::BrokenPipe,
@@ -149,5 +161,8 @@ fn next_event(
             ));
         }
     }
-    Ok(queue.pop_front())
+    Ok(queue.pop_front().map(|(e, at)| {
+        latency::input_arrived(at);
+        e
+    }))
 }

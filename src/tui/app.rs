@@ -22,6 +22,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// How often the screen refreshes while something on it moves by itself (clocks show tenths,
+/// an engine's search).
+pub const FRAME: Duration = Duration::from_millis(100);
+
+/// How often the screen refreshes when nothing on it moves by itself (the lobby's lists, who is
+/// online): changes that matter at once wake the session instead.
+pub const IDLE: Duration = Duration::from_secs(1);
+
 /// Which screen is shown.
 pub enum Screen {
     /// The home menu with its highlighted row.
@@ -147,6 +155,18 @@ impl App {
             p.tick(now, &games_dir);
         }
         self.record_pairing();
+    }
+
+    /// How long the screen can wait for input before it must be drawn again, between
+    /// [`FRAME`] (an engine thinking, tenths on a clock) and
+    /// [`IDLE`] (lists that other sessions change). A session on the club server
+    /// that draws only when something changed leaves the cores to the moves.
+    pub fn refresh_in(&self, now: Tick) -> Duration {
+        let within = match &self.screen {
+            Screen::Play(p) => p.changes_within(now),
+            _ => None,
+        };
+        within.map_or(IDLE, |d| d.clamp(FRAME, IDLE))
     }
 
     /// What this session shows, in words, for the list of who is online.

@@ -32,8 +32,9 @@ use ratatui::crossterm::execute;
 use std::io;
 use std::time::{Duration, Instant};
 
-/// How often the screen refreshes while nothing happens (clocks show tenths).
-const FRAME: Duration = Duration::from_millis(100);
+/// At most this many waiting events are handled between two frames, so that a long paste still
+/// shows progress.
+const EVENTS_PER_FRAME: usize = 64;
 
 /// Runs the app until it quits: draw, wait for an event or the next frame, update.
 /// `next_event` waits at most the given time and returns `None` when nothing came.
@@ -51,7 +52,13 @@ where
         terminal
             .draw(|f| view::draw(f, app, now()))
             .map_err(Into::into)?;
-        if let Some(ev) = next_event(FRAME)? {
+        // Every event already waiting is handled before the next frame: a move typed or pasted
+        // at once (`32-28` and Enter come as one packet over SSH) costs one frame, not six.
+        let mut wait = app.refresh_in(now());
+        for _ in 0..EVENTS_PER_FRAME {
+            let Some(ev) = next_event(wait)? else {
+                break;
+            };
             let t = now();
             match ev {
                 Event::Key(k) => app.key(k, t),
@@ -62,6 +69,10 @@ where
                     .map_err(Into::into)?,
                 _ => {}
             }
+            if app.quit {
+                break;
+            }
+            wait = Duration::ZERO;
         }
     }
     Ok(())

@@ -1000,3 +1000,23 @@ fn the_new_game_form_shows_a_levels_rating_where_it_was_measured() {
         "{text}"
     );
 }
+
+#[test]
+fn the_screen_waits_for_its_next_change_and_no_longer() {
+    // Nothing moves by itself on the home screen or on an untimed game: the idle refresh.
+    assert_eq!(fresh().refresh_in(secs(0.0)), super::app::IDLE);
+    let untimed = game_app(GameSetup::new(Variant::International));
+    assert_eq!(untimed.refresh_in(secs(3.0)), super::app::IDLE);
+    // A running clock: the next reading, at the second above ten seconds, at the tenth below
+    // (never sooner than a frame).
+    let timed = game_app(GameSetup {
+        clock: Some(TimeControl::parse("1m").expect("a control")),
+        ..GameSetup::new(Variant::International)
+    });
+    assert_eq!(timed.refresh_in(secs(5.25)), Duration::from_millis(751));
+    assert_eq!(timed.refresh_in(secs(55.55)), super::app::FRAME);
+    // The clock stops with the game.
+    let mut over = timed;
+    over.tick(secs(60.0));
+    assert_eq!(over.refresh_in(secs(61.0)), super::app::IDLE);
+}

@@ -136,8 +136,27 @@ pub fn long_text(mv: &Move) -> String {
 /// The shortest text that names `mv` among the legal moves of `pos`: `from-to` or `fromxto`,
 /// or the long form with its landing squares when another capture shares start and end.
 pub fn move_text(pos: &Position, mv: &Move) -> String {
-    let ambiguous = pos
-        .legal_moves()
+    // Only captures can share start and end (a quiet move is its two squares), so only they
+    // need the legal moves.
+    if mv.is_capture() {
+        text_among(pos.legal_moves().as_slice(), mv)
+    } else {
+        text_among(&[], mv)
+    }
+}
+
+/// Every legal move of `pos` with its [`move_text`], the moves generated once.
+pub fn move_texts(pos: &Position) -> Vec<(Move, String)> {
+    let legal = pos.legal_moves();
+    legal
+        .iter()
+        .map(|m| (*m, text_among(legal.as_slice(), m)))
+        .collect()
+}
+
+/// The short text of `mv` among the moves `legal`.
+fn text_among(legal: &[Move], mv: &Move) -> String {
+    let ambiguous = legal
         .iter()
         .any(|m| m != mv && m.from() == mv.from() && m.to() == mv.to());
     if ambiguous {

@@ -318,14 +318,9 @@ impl PlayScreen {
         if text.is_empty() || text.starts_with(':') {
             return Vec::new();
         }
-        let mut out: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .flat_map(|m| {
-                let short = move_text(pos, m);
-                let long = crate::rules::notation::long_text(m);
-                [short, long]
-            })
+        let mut out: Vec<String> = crate::rules::notation::move_texts(pos)
+            .into_iter()
+            .flat_map(|(m, short)| [short, crate::rules::notation::long_text(&m)])
             .filter(|t| t.starts_with(text) || t.replace('x', "-").starts_with(text))
             .collect();
         out.sort();

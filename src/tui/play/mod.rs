@@ -2,11 +2,12 @@
 //! keyboard, the engine, an external Hub engine, or across terminals on the club server.
 //!
 //! `screen` holds its state and what moves and time do to it, `input` turns keys, commands and clicks into moves and requests, `opponents` plays the
-//! computer's turns, `view` draws the screen.
+//! computer's turns, `view` draws the screen with the move texts `texts` keeps.
 
 mod input;
 mod opponents;
 mod screen;
+mod texts;
 mod view;
 
 pub use input::Action;

@@ -22,6 +22,7 @@ use crate::tui::club::PairingToPlay;
 use crate::tui::setup::{GameSetup, PlayerKind};
 use ratatui::layout::Rect;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The game screen.
 pub struct PlayScreen {
@@ -73,6 +74,8 @@ pub struct PlayScreen {
     pub table: Option<crate::lobby::Seat>,
     /// What the server last said about the game (a player away, the clock waiting).
     pub table_status: Option<String>,
+    /// The record's move texts, written once per move.
+    pub texts: super::texts::MoveTexts,
 }
 
 /// Steps through the record.
@@ -153,6 +156,7 @@ impl PlayScreen {
             analysis: None,
             table: None,
             table_status: None,
+            texts: Default::default(),
         };
         if screen.live.tag("White").is_none() {
             let name = |p: &PlayerKind, _side: &str| match p {
@@ -543,6 +547,24 @@ impl PlayScreen {
             clean(self.live.tag("White").unwrap_or("white")),
             clean(self.live.tag("Black").unwrap_or("black")),
         )
+    }
+
+    /// How soon the screen may change by itself: at once while an engine searches or an
+    /// analysis runs, else when the running clock's reading changes; `None` when nothing on it
+    /// moves without input.
+    pub(crate) fn changes_within(&self, now: Tick) -> Option<Duration> {
+        if self.thinking.is_some() || self.analysis.is_some() || self.asking.is_some() {
+            return Some(Duration::ZERO);
+        }
+        if self.live.outcome().is_some() {
+            return None;
+        }
+        let clock = self.live.clock()?;
+        let side = clock.running()?;
+        if !clock.delay_left(side, now).is_zero() {
+            return Some(Duration::ZERO);
+        }
+        Some(crate::clock::display_changes_in(clock.remaining(side, now)))
     }
 
     pub(crate) fn tick(&mut self, now: Tick, games_dir: &Path) {

@@ -5,7 +5,6 @@ use super::screen::PlayScreen;
 use crate::clock::{Tick, display};
 use crate::play::Offer;
 use crate::play::analysis::Analyst;
-use crate::rules::notation::move_text;
 use crate::rules::piece::Color as Side;
 use crate::tui::board::{BoardView, Cell, Glyphs, Palette};
 use ratatui::Frame;
@@ -90,7 +89,9 @@ pub fn draw(
     frame.render_widget(Paragraph::new(prompt), input);
 }
 
-fn side_panel(frame: &mut Frame, area: Rect, p: &PlayScreen, glyphs: Glyphs, now: Tick) {
+fn side_panel(frame: &mut Frame, area: Rect, p: &mut PlayScreen, glyphs: Glyphs, now: Tick) {
+    let moves = move_lines(p);
+    let p = &*p;
     let live = &p.live;
     let pos = &p.shown();
     let mut lines = Vec::new();
@@ -201,7 +202,6 @@ fn side_panel(frame: &mut Frame, area: Rect, p: &PlayScreen, glyphs: Glyphs, now
     }
     lines.push(Line::from(""));
     let header = lines.len();
-    let moves = move_lines(p);
     let room = (area.height as usize).saturating_sub(header + 2);
     let current_line = p
         .view
@@ -226,15 +226,16 @@ fn capitalize(s: &str) -> String {
 }
 
 /// The move list, a numbered line per move pair, the shown ply highlighted.
-fn move_lines(p: &PlayScreen) -> Vec<Line<'static>> {
+fn move_lines(p: &mut PlayScreen) -> Vec<Line<'static>> {
     let game = p.live.game();
+    let texts = p.texts.update(game);
     let start = game.start();
     let first = start.variant().rules().first_player;
     let offset = usize::from(start.side_to_move() != first);
     let shown_ply = p.view.unwrap_or(game.moves().len());
     let mut lines: Vec<Vec<Span<'static>>> = Vec::new();
     let times = p.live.times();
-    for (i, (pos, mv)) in game.positions().zip(game.moves()).enumerate() {
+    for (i, text) in texts.iter().enumerate() {
         let slot = i + offset;
         if slot.is_multiple_of(2) || lines.is_empty() {
             let number = slot / 2 + 1;
@@ -245,7 +246,7 @@ fn move_lines(p: &PlayScreen) -> Vec<Line<'static>> {
             };
             lines.push(vec![Span::raw(lead)]);
         }
-        let mut text = move_text(pos, mv);
+        let mut text = text.clone();
         if let Some(spent) = times.get(i).and_then(|t| t.spent) {
             text = format!("{text} ({}s)", spent.as_secs());
         }
