@@ -54,6 +54,9 @@ enum Command {
         #[command(subcommand)]
         command: cli::pdn::PdnCommand,
     },
+    /// An arbiter's verdict on a position: tablebase value, the move limits in force, the
+    /// decision and its proving line.
+    Adjudicate(cli::adjudicate::AdjudicateArgs),
     /// Endgame tablebases: generate, probe, check.
     Tb {
         #[command(subcommand)]
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Some(Command::Engine { command }) => cli::engine::run(command),
         Some(Command::Pdn { command }) => cli::pdn::run(command),
         Some(Command::Tb { command }) => cli::tb::run(command),
+        Some(Command::Adjudicate(args)) => cli::adjudicate::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -202,3 +202,99 @@ fn make_from_the_plan_builds_the_same_files_as_generate() {
     assert!(text.contains("\"job\": \"k-kk\""), "{text}");
     assert!(text.contains("\"needs\": [\"k-k\"]"), "{text}");
 }
+
+#[test]
+fn adjudicate_joins_the_tables_and_the_move_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let int = tmp.path().join("international");
+    generate("international", "3", &int);
+    let o = draughts(&[
+        "tb",
+        "generate",
+        "--slice",
+        "kkk-k",
+        "--dir",
+        int.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let judge = |variant: &str, fen: &str, dir: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "adjudicate",
+            "--variant",
+            variant,
+            "--fen",
+            fen,
+            "--tablebases",
+            dir.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = draughts(&args);
+        assert!(o.status.success(), "{fen}: {}", stderr(&o));
+        stdout(&o)
+    };
+    // Two kings against one: a draw (FMJD 6.4 in force, no win in the tables).
+    let out = judge("international", "W:WK47,K48:BK3", &int, &[]);
+    assert!(
+        out.contains("5-move rule (FMJD 6.4): 5 moves each left"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Decision: draw: no side can force a win"),
+        "{out}"
+    );
+    // Three kings against one, won in 3 plies: within the 16-move rule, a win, proved by PDN.
+    let out = judge("international", "W:WK46,K47,K48:BK5", &int, &[]);
+    assert!(
+        out.contains("16-move rule (FMJD 6.3): 16 moves each left"),
+        "{out}"
+    );
+    assert!(out.contains("Decision: White wins (in 3 plies)"), "{out}");
+    assert!(out.contains("[FEN \"W:WK46,K47,K48:BK5\"]"), "{out}");
+    assert!(out.contains("1. 47-41 5-10 2. 41x5 2-0"), "{out}");
+    // The moves given count: the same two kings against one after two moves each.
+    let out = judge(
+        "international",
+        "W:WK47,K48:BK3",
+        &int,
+        &["--moves", "1. 47-41 3-9 2. 41-47 9-3"],
+    );
+    assert!(out.contains("3 moves each left (6 plies)"), "{out}");
+    // A move that is not legal there is refused with where it is.
+    let o = draughts(&[
+        "adjudicate",
+        "--fen",
+        "W:WK47,K48:BK3",
+        "--moves",
+        "47-41 3-4",
+        "--tablebases",
+        int.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--moves: 3-4 after 1 plies"),
+        "{}",
+        stderr(&o)
+    );
+    // Frisian Art. 18: two kings against one won in 17 plies, White's ninth move: too late.
+    let fri = tmp.path().join("frisian");
+    generate("frisian", "3", &fri);
+    let out = judge("frisian", "W:WK31,K4:BK23", &fri, &["--json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tablebase"]["value"], "win");
+    assert_eq!(v["tablebase"]["plies"], 17);
+    assert_eq!(v["decision"]["result"], "draw");
+    assert_eq!(
+        v["decision"]["by"],
+        "two kings against one not won in 7 moves (Art. 18)"
+    );
+    assert_eq!(v["limits"][0]["left"], 7);
+    // Outside the tables: the engine's assessment, said to be one.
+    let out = judge(
+        "international",
+        "W:W31,32,33:B18,19",
+        &int,
+        &["--time", "0.2"],
+    );
+    assert!(out.contains("not held (5 pieces"), "{out}");
+    assert!(out.contains("Assessment (the engine's opinion"), "{out}");
+}

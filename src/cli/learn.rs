@@ -80,6 +80,10 @@ pub(crate) struct TrainArgs {
     /// Plies of each game not used (random openings).
     #[arg(long, default_value_t = 0)]
     skip: usize,
+    /// 2: an opening and an ending value for every weight; 1: one value for the whole game
+    /// (written as two equal ones).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    phases: u8,
     /// Tablebases: positions they hold are labelled with their exact value.
     #[arg(long)]
     tablebases: Option<PathBuf>,
@@ -298,6 +302,7 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
         rate: args.rate,
         l2: args.l2,
         seed: args.seed,
+        phased: args.phases == 2,
     };
     let model = train(variant, &start, &mut samples, &settings, &mut |e| {
         println!(
@@ -306,10 +311,12 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
         );
     });
     let (_, globals, tempo) = model.units();
+    println!("{:>22}  {:>8} {:>8}", "", "opening", "ending");
     for g in Global::ALL {
-        println!("{:>22}: {:+.2}", g.name(), globals[g as usize]);
+        let [o, e] = globals[g as usize];
+        println!("{:>22}: {o:+8.2} {e:+8.2}", g.name());
     }
-    println!("{:>22}: {tempo:+.2}", "tempo");
+    println!("{:>22}: {:+8.2} {:+8.2}", "tempo", tempo[0], tempo[1]);
     draughts::config::write_atomic(&args.out, &model.to_bytes())
         .with_context(|| args.out.display().to_string())?;
     println!("weights written to {}", args.out.display());

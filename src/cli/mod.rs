@@ -1,6 +1,7 @@
 //! The command line: one module per command family, each with its clap arguments and its
 //! handler, which turns them into calls of the library and prints the results.
 
+pub(crate) mod adjudicate;
 pub(crate) mod club;
 pub(crate) mod dxp;
 pub(crate) mod engine;

@@ -745,14 +745,7 @@ impl Searcher {
         if root.variant() != tb.variant() || root.piece_count() > tb.max_pieces() {
             return None;
         }
-        let mut best: Option<(Move, Dtw)> = None;
-        for mv in root.legal_moves().iter() {
-            let after = tb.dtw(&root.play(mv)).ok()?.before();
-            if best.is_none_or(|(_, b)| after.preference() > b.preference()) {
-                best = Some((*mv, after));
-            }
-        }
-        best.map(|(m, d)| {
+        tb.best_move(root).ok()?.map(|(m, d)| {
             let score = match d {
                 Dtw::Win(p) => TB_WIN - p as i32,
                 Dtw::Draw => 0,

@@ -3,12 +3,13 @@
 //! club server drive it with moves, requests and the current time.
 
 use crate::clock::{Clock, Tick, TimeControl, parse_pdn_time, pdn_time};
+use crate::play::verdict::{Decision, verdict};
 use crate::rules::board::Position;
 use crate::rules::game::{Game, GameError, Outcome, Reason};
 use crate::rules::moves::Move;
 use crate::rules::pdn::{GameResult, PdnGame};
 use crate::rules::piece::Color;
-use crate::tablebase::{Dtw, Tablebase};
+use crate::tablebase::Tablebase;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -282,42 +283,27 @@ impl LiveGame {
             return None;
         }
         let tb = self.options.tablebase.as_ref()?;
-        let pos = *self.position();
-        if pos.variant() != tb.variant() || pos.piece_count() > tb.max_pieces() {
-            return None;
-        }
-        let dtw = tb.dtw(&pos).ok()?;
-        let side = pos.side_to_move();
-        let (outcome, words) = match dtw {
-            Dtw::Draw => (
-                Outcome {
-                    winner: None,
-                    reason: Reason::Adjudication,
-                },
-                "draw by tablebase: no win with best play".to_string(),
-            ),
-            Dtw::Win(p) | Dtw::Loss(p) if !self.game.limit_allows(p) => (
-                Outcome {
-                    winner: None,
-                    reason: Reason::Adjudication,
-                },
+        let verdict = verdict(&self.game, tb).ok()??;
+        let draw = Outcome {
+            winner: None,
+            reason: Reason::Adjudication,
+        };
+        let (outcome, words) = match verdict.decision {
+            Decision::Over(_) => return None,
+            Decision::Draw => (draw, "draw by tablebase: no win with best play".to_string()),
+            Decision::DrawByLimit { plies, rule, .. } => (
+                draw,
                 format!(
-                    "draw by tablebase: the shortest win takes {p} plies, more than the move limit allows"
+                    "draw by tablebase: the shortest win takes {plies} plies, more than the move limit allows ({})",
+                    rule.describe()
                 ),
             ),
-            Dtw::Win(p) => (
+            Decision::Win { winner, plies } => (
                 Outcome {
-                    winner: Some(side),
+                    winner: Some(winner),
                     reason: Reason::Adjudication,
                 },
-                format!("tablebase: {side} wins in {p} plies"),
-            ),
-            Dtw::Loss(p) => (
-                Outcome {
-                    winner: Some(side.opposite()),
-                    reason: Reason::Adjudication,
-                },
-                format!("tablebase: {} wins in {p} plies", side.opposite()),
+                format!("tablebase: {winner} wins in {plies} plies"),
             ),
         };
         self.proposal = Some((outcome, words.clone()));

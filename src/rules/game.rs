@@ -104,6 +104,37 @@ enum Ending {
     TwoKings(Color),
 }
 
+/// A move-count rule in force in a game's position, and how far it still lets the game go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLimit {
+    /// The draw the rule gives when its count runs out.
+    pub reason: Reason,
+    /// What is left: plies of both sides, or moves of one side (Frisian Art. 18).
+    pub left: u32,
+    /// `None`: `left` counts plies of both sides; `Some(side)`: moves of that side only.
+    pub counted: Option<Color>,
+}
+
+impl fmt::Display for MoveLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.counted {
+            None => write!(
+                f,
+                "{}: {} moves each left ({} plies)",
+                self.reason.describe(),
+                self.left / 2,
+                self.left
+            ),
+            Some(side) => write!(
+                f,
+                "{}: {side} has {} moves left",
+                self.reason.describe(),
+                self.left
+            ),
+        }
+    }
+}
+
 /// State after each ply.
 #[derive(Clone, Copy, Debug)]
 struct Ply {
@@ -287,6 +318,40 @@ impl Game {
             }
             None => true,
         }
+    }
+
+    /// The move-count rules that can end the game from its current position, with what each
+    /// still allows: FMJD 6.2 (25 moves each with only kings moving, while kings are on the
+    /// board), 6.3 and 6.4 (the endings against a lone king), Frisian Art. 18 (two kings against
+    /// one) and WCDF 1.32.2 (40 moves each without a man moving or a capture, while kings are
+    /// on the board).
+    pub fn move_limits(&self) -> Vec<MoveLimit> {
+        let ply = &self.plies[self.plies.len() - 1];
+        let each = |reason, total: u32, used: u32| MoveLimit {
+            reason,
+            left: total.saturating_sub(used),
+            counted: None,
+        };
+        let kings = ply.position.kings != 0;
+        let mut limits = Vec::new();
+        match ply.position.variant() {
+            Variant::International if kings => {
+                limits.push(each(Reason::KingMoves25, 50, ply.quiet))
+            }
+            Variant::English if kings => limits.push(each(Reason::FortyMoves, 80, ply.quiet)),
+            _ => {}
+        }
+        match ply.ending {
+            Some((Ending::Sixteen, n)) => limits.push(each(Reason::SixteenMoves, 32, n)),
+            Some((Ending::Five, n)) => limits.push(each(Reason::FiveMoves, 10, n)),
+            Some((Ending::TwoKings(strong), n)) => limits.push(MoveLimit {
+                reason: Reason::TwoKingsAgainstOne,
+                left: 7u32.saturating_sub(n),
+                counted: Some(strong),
+            }),
+            None => {}
+        }
+        limits
     }
 
     /// How often the current position has occurred (with the same side to move), counting now.
@@ -561,6 +626,56 @@ mod tests {
         assert!(g.limit_allows(12) && !g.limit_allows(14));
         // No limited ending: any length.
         assert!(Game::new(Variant::English).limit_allows(1000));
+    }
+
+    #[test]
+    fn the_limits_in_force_count_down_as_the_articles_say() {
+        let limit = |reason, left, counted| MoveLimit {
+            reason,
+            left,
+            counted,
+        };
+        // FMJD 6.2 and 6.3 at once: kings on the board, three against a lone king.
+        let mut g = game(Variant::International, "W:WK47,K48,K49:BK3");
+        assert_eq!(
+            g.move_limits(),
+            [
+                limit(Reason::KingMoves25, 50, None),
+                limit(Reason::SixteenMoves, 32, None)
+            ]
+        );
+        wander(&mut g, 5);
+        assert_eq!(
+            g.move_limits(),
+            [
+                limit(Reason::KingMoves25, 45, None),
+                limit(Reason::SixteenMoves, 27, None)
+            ]
+        );
+        assert_eq!(
+            g.move_limits()[1].to_string(),
+            "16-move rule (FMJD 6.3): 13 moves each left (27 plies)"
+        );
+        // FMJD 6.4.
+        let g = game(Variant::International, "B:WK47,36:BK3");
+        assert_eq!(g.move_limits()[1], limit(Reason::FiveMoves, 10, None));
+        // Frisian Art. 18 counts the moves of the side with two kings, here Black's.
+        let mut g = game(Variant::Frisian, "W:WK47:BK3,K4");
+        assert_eq!(
+            g.move_limits(),
+            [limit(Reason::TwoKingsAgainstOne, 7, Some(Color::Black))]
+        );
+        wander(&mut g, 3);
+        assert_eq!(g.move_limits()[0].left, 6);
+        assert_eq!(
+            g.move_limits()[0].to_string(),
+            "two kings against one not won in 7 moves (Art. 18): Black has 6 moves left"
+        );
+        // WCDF 1.32.2 while kings are on the board; nothing in the opening.
+        let mut g = game(Variant::English, "B:WK29,K30,21:BK1,K2,12");
+        wander(&mut g, 10);
+        assert_eq!(g.move_limits(), [limit(Reason::FortyMoves, 70, None)]);
+        assert!(Game::new(Variant::International).move_limits().is_empty());
     }
 
     #[test]

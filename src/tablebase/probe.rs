@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use memmap2::Mmap;
 
 use crate::rules::board::Position;
+use crate::rules::moves::Move;
 use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, HEADER_LEN, Header, TableKind, TableView};
@@ -428,6 +429,20 @@ impl Tablebase {
             Ok((m, index)) => Ok(Dtw::from_code(self.entry(m, TableKind::Dtw, index)?)),
             Err(decided) => Ok(decided),
         }
+    }
+
+    /// The move the tables prefer in `pos` — the fastest win, else any draw, else the slowest
+    /// loss (the first in move order among equals) — with the value it keeps; `None` when
+    /// there is no legal move.
+    pub fn best_move(&self, pos: &Position) -> Result<Option<(Move, Dtw)>, TbError> {
+        let mut best: Option<(Move, Dtw)> = None;
+        for mv in pos.legal_moves().iter() {
+            let value = self.dtw(&pos.play(mv))?.before();
+            if best.is_none_or(|(_, b)| value.preference() > b.preference()) {
+                best = Some((*mv, value));
+            }
+        }
+        Ok(best)
     }
 }
 

@@ -66,8 +66,10 @@ fn hand(variant: Variant) -> Hand {
 impl Model {
     /// The starting point of training: the hand-set evaluation.
     pub fn initial(variant: Variant) -> Model {
+        // The hand-set evaluation does not change with the phase.
         let (patterns, globals, tempo) = weights(variant);
-        Model::from_units(variant, &patterns, &globals, tempo)
+        let both = |w: &[f64]| w.iter().map(|&x| [x, x]).collect::<Vec<_>>();
+        Model::from_units(variant, &both(&patterns), &both(&globals), [tempo, tempo])
     }
 }
 

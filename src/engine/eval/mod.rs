@@ -61,8 +61,12 @@ mod tests {
         for v in Variant::ALL {
             let (_, globals, _) = builtin(v).units();
             assert_eq!(builtin(v).variant(), v);
-            assert_eq!(globals[features::Global::Man as usize], 100.0, "{v}");
-            assert!(globals[features::Global::King as usize] > 100.0, "{v}");
+            // Averaged over the phases, to the file's precision.
+            let [opening, ending] = globals[features::Global::Man as usize];
+            assert!(((opening + ending) / 2.0 - 100.0).abs() <= 0.25, "{v}");
+            for king in globals[features::Global::King as usize] {
+                assert!(king > 100.0, "{v}");
+            }
         }
     }
 
@@ -83,6 +87,28 @@ mod tests {
     }
 
     #[test]
+    fn weights_are_taken_in_proportion_to_the_pieces_left() {
+        // Only the man counts: 100 in the opening, 200 in the ending.
+        let v = Variant::International;
+        let patterns = vec![[0.0; 2]; features::MAX_REGIONS * features::CONFIGURATIONS];
+        let mut globals = vec![[0.0; 2]; features::GLOBALS];
+        globals[features::Global::Man as usize] = [100.0, 200.0];
+        let m = Model::from_units(v, &patterns, &globals, [0.0, 0.0]);
+        // Three pieces of 40: (3 × 100 + 37 × 200) / 40 = 192.5, a man up.
+        assert_eq!(m.evaluate(&parse_fen("W:W28,32:B5", v).unwrap()), 192);
+        // 39 pieces: (39 × 100 + 1 × 200) / 40 = 102.5.
+        let list = |r: std::ops::RangeInclusive<u32>| {
+            r.map(|n| n.to_string()).collect::<Vec<_>>().join(",")
+        };
+        let fen = format!("W:W{}:B{}", list(31..=50), list(1..=19));
+        let one_short = parse_fen(&fen, v).unwrap();
+        assert_eq!(one_short.piece_count(), 39);
+        assert_eq!(m.evaluate(&one_short), 102);
+        // The file keeps both phases.
+        assert_eq!(Model::from_bytes(&m.to_bytes(), v).unwrap(), m);
+    }
+
+    #[test]
     fn a_damaged_or_foreign_weights_file_is_refused() {
         let good = builtin(Variant::English).to_bytes();
         assert_eq!(
@@ -92,7 +118,7 @@ mod tests {
         assert!(Model::from_bytes(&good, Variant::International).is_err());
         assert!(Model::from_bytes(&good[..good.len() / 2], Variant::English).is_err());
         assert!(Model::from_bytes(b"not zstd at all", Variant::English).is_err());
-        let short = zstd::bulk::compress(b"draughts-eval 1\n\x03", 1).unwrap();
+        let short = zstd::bulk::compress(b"draughts-eval 2\n\x03", 1).unwrap();
         assert!(Model::from_bytes(&short, Variant::English).is_err());
     }
 
@@ -101,8 +127,14 @@ mod tests {
         let v = Variant::International;
         assert!(eval(v, "W:W31,32:B19") > eval(v, "W:W31:B19,20"));
         assert!(eval(v, "W:WK31:B19") > eval(v, "W:W31:B19"));
-        // A king is worth several men.
-        assert!(eval(v, "W:WK46:B1,2") > 0);
+        // A king is worth more than two men, in the opening and in the ending.
+        let (_, globals, _) = builtin(v).units();
+        let king = globals[features::Global::King as usize];
+        let man = globals[features::Global::Man as usize];
+        assert!(
+            king[0] > 2.0 * man[0] && king[1] > 2.0 * man[1],
+            "{king:?} {man:?}"
+        );
     }
 
     #[test]

@@ -1,9 +1,14 @@
 //! A set of evaluation weights for one variant, its file format, and the evaluation itself.
 //!
+//! Every weight comes in two phases, the opening's (all pieces on the board) and the ending's
+//! (none), and a position takes them in proportion to the pieces it still has: what a
+//! formation is worth changes as the board empties (a back-row guard matters early, an advanced
+//! man late), and one weight for all of a game must split the difference.
+//!
 //! The file is zstd-compressed: a magic line, the variant, the counts, then little-endian `i16`
-//! weights in quarters of a hundredth of a man (pattern weights region by region, then the
-//! whole-board terms, then the tempo). Everything is checked before use: a damaged or foreign
-//! file is an error, never a wrong evaluation.
+//! weights in quarters of a hundredth of a man, each as its opening and ending value (pattern
+//! weights region by region, then the whole-board terms, then the tempo). Everything is checked
+//! before use: a damaged or foreign file is an error, never a wrong evaluation.
 
 use super::features::{CONFIGURATIONS, GLOBALS, Tables, View};
 use crate::rules::board::Position;
@@ -13,9 +18,14 @@ use thiserror::Error;
 
 /// Weights are kept in quarters of the evaluation's unit (a hundredth of a man).
 pub const QUANTUM: i32 = 4;
-const MAGIC: &[u8; 16] = b"draughts-eval 1\n";
-/// No weights file is larger than this once decompressed (the largest board needs 0.4 MB).
+/// Phases of every weight: the opening's, the ending's.
+pub const PHASES: usize = 2;
+const MAGIC: &[u8; 16] = b"draughts-eval 2\n";
+/// No weights file is larger than this once decompressed (the largest board needs 0.8 MB).
 const MAX_DECOMPRESSED: usize = 1 << 21;
+
+/// A weight in its two phases: `[opening, ending]`.
+pub type Phased<T> = [T; PHASES];
 
 /// Why a weights file cannot be used.
 #[derive(Debug, Error)]
@@ -33,27 +43,37 @@ pub enum ModelError {
 pub struct Model {
     variant: Variant,
     /// Region by region, one weight per configuration.
-    patterns: Vec<i16>,
-    globals: [i16; GLOBALS],
-    tempo: i16,
+    patterns: Vec<Phased<i16>>,
+    globals: [Phased<i16>; GLOBALS],
+    tempo: Phased<i16>,
+    /// The pieces on the board at the start: the opening weights' whole share.
+    full: i32,
 }
 
 impl Model {
     /// A model from weights in evaluation units (the trainer's output), rounded to the file's
     /// precision.
-    pub fn from_units(variant: Variant, patterns: &[f64], globals: &[f64], tempo: f64) -> Model {
-        let q = |x: f64| (x * f64::from(QUANTUM)).round().clamp(-32767.0, 32767.0) as i16;
+    pub fn from_units(
+        variant: Variant,
+        patterns: &[Phased<f64>],
+        globals: &[Phased<f64>],
+        tempo: Phased<f64>,
+    ) -> Model {
+        let q = |x: Phased<f64>| {
+            x.map(|x| (x * f64::from(QUANTUM)).round().clamp(-32767.0, 32767.0) as i16)
+        };
         Model {
             variant,
             patterns: patterns.iter().map(|&x| q(x)).collect(),
             globals: std::array::from_fn(|i| q(globals[i])),
             tempo: q(tempo),
+            full: full_board(variant),
         }
     }
 
     /// The weights in evaluation units: patterns, whole-board terms, tempo.
-    pub fn units(&self) -> (Vec<f64>, Vec<f64>, f64) {
-        let u = |x: i16| f64::from(x) / f64::from(QUANTUM);
+    pub fn units(&self) -> (Vec<Phased<f64>>, Vec<Phased<f64>>, Phased<f64>) {
+        let u = |x: Phased<i16>| x.map(|x| f64::from(x) / f64::from(QUANTUM));
         (
             self.patterns.iter().map(|&x| u(x)).collect(),
             self.globals.iter().map(|&x| u(x)).collect(),
@@ -74,36 +94,48 @@ impl Model {
         let flying = pos.variant().rules().flying_kings;
         let white = View::of(pos, Color::White);
         let black = View::of(pos, Color::Black);
-        let mut e = 0i32;
+        let (mut opening, mut ending) = (0i32, 0i32);
         t.for_each_pattern(&white, |r, i| {
-            e += i32::from(self.patterns[r * CONFIGURATIONS + i]);
+            let [o, e] = self.patterns[r * CONFIGURATIONS + i];
+            opening += i32::from(o);
+            ending += i32::from(e);
         });
         t.for_each_pattern(&black, |r, i| {
-            e -= i32::from(self.patterns[r * CONFIGURATIONS + i]);
+            let [o, e] = self.patterns[r * CONFIGURATIONS + i];
+            opening -= i32::from(o);
+            ending -= i32::from(e);
         });
         let (gw, gb) = (t.globals(&white, g, flying), t.globals(&black, g, flying));
         for k in 0..GLOBALS {
-            e += i32::from(self.globals[k]) * (gw[k] - gb[k]);
+            let [o, e] = self.globals[k];
+            opening += i32::from(o) * (gw[k] - gb[k]);
+            ending += i32::from(e) * (gw[k] - gb[k]);
         }
         if pos.side_to_move() == Color::Black {
-            e = -e;
+            opening = -opening;
+            ending = -ending;
         }
-        (e + i32::from(self.tempo)).div_euclid(QUANTUM)
+        opening += i32::from(self.tempo[0]);
+        ending += i32::from(self.tempo[1]);
+        let share = (pos.piece_count() as i32).min(self.full);
+        (opening * share + ending * (self.full - share)).div_euclid(QUANTUM * self.full)
     }
 
     /// The file's bytes (compressed).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut raw = Vec::with_capacity(MAGIC.len() + 8 + 2 * self.patterns.len() + 64);
+        let mut raw = Vec::with_capacity(MAGIC.len() + 8 + 4 * self.patterns.len() + 64);
         raw.extend_from_slice(MAGIC);
         raw.push(variant_code(self.variant));
         let regions = self.patterns.len() / CONFIGURATIONS;
         raw.extend_from_slice(&(regions as u16).to_le_bytes());
         raw.extend_from_slice(&(GLOBALS as u16).to_le_bytes());
+        raw.push(PHASES as u8);
         for w in self
             .patterns
             .iter()
             .chain(&self.globals)
             .chain(std::iter::once(&self.tempo))
+            .flatten()
         {
             raw.extend_from_slice(&w.to_le_bytes());
         }
@@ -119,7 +151,7 @@ impl Model {
         let Some(rest) = raw.strip_prefix(MAGIC.as_slice()) else {
             return invalid("it does not start with the weights file's magic line".into());
         };
-        if rest.len() < 5 {
+        if rest.len() < 6 {
             return invalid("the header is cut short".into());
         }
         if rest[0] != variant_code(variant) {
@@ -129,14 +161,16 @@ impl Model {
         }
         let regions = usize::from(u16::from_le_bytes([rest[1], rest[2]]));
         let globals = usize::from(u16::from_le_bytes([rest[3], rest[4]]));
+        let phases = usize::from(rest[5]);
         let expected = Tables::of(variant.geometry()).regions();
-        if regions != expected || globals != GLOBALS {
+        if regions != expected || globals != GLOBALS || phases != PHASES {
             return invalid(format!(
-                "{regions} regions and {globals} terms, where {variant} needs {expected} and {GLOBALS}"
+                "{regions} regions, {globals} terms and {phases} phases, where {variant} needs \
+                 {expected}, {GLOBALS} and {PHASES}"
             ));
         }
-        let data = &rest[5..];
-        let count = regions * CONFIGURATIONS + GLOBALS + 1;
+        let data = &rest[6..];
+        let count = PHASES * (regions * CONFIGURATIONS + GLOBALS + 1);
         if data.len() != 2 * count {
             return invalid(format!(
                 "{} bytes of weights, {} expected",
@@ -144,19 +178,29 @@ impl Model {
                 2 * count
             ));
         }
-        let mut words = data
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let patterns: Vec<i16> = words.by_ref().take(regions * CONFIGURATIONS).collect();
-        let globals = std::array::from_fn(|_| words.next().unwrap_or(0));
-        let tempo = words.next().unwrap_or(0);
+        // The length was checked above, so every weight is there.
+        let mut weights = data.chunks_exact(4).map(|c| {
+            [
+                i16::from_le_bytes([c[0], c[1]]),
+                i16::from_le_bytes([c[2], c[3]]),
+            ]
+        });
+        let patterns: Vec<Phased<i16>> = weights.by_ref().take(regions * CONFIGURATIONS).collect();
+        let globals = std::array::from_fn(|_| weights.next().unwrap_or_default());
+        let tempo = weights.next().unwrap_or_default();
         Ok(Model {
             variant,
             patterns,
             globals,
             tempo,
+            full: full_board(variant),
         })
     }
+}
+
+/// The pieces on the board at the start of a game.
+fn full_board(variant: Variant) -> i32 {
+    2 * variant.rules().pieces_per_side as i32
 }
 
 fn variant_code(v: Variant) -> u8 {

@@ -3,7 +3,8 @@
 //! Every quiet position of the games (no capture for either side) is a sample labelled by the
 //! game's result from White's side (1, ½, 0) — or, when the tablebases hold it, by its exact
 //! value. The model says `P(White scores) = σ(E / 100)`, `E` being the evaluation from White's
-//! side; the weights are fitted by stochastic gradient descent with per-weight step sizes
+//! side, each weight taken in its two phases in proportion to the pieces left (see
+//! [`Model`]); the weights are fitted by stochastic gradient descent with per-weight step sizes
 //! (Adagrad, suited to sparse pattern features) and an L2 pull towards the starting weights (the hand-set evaluation), one sample at a
 //! time in an order drawn from the seed, single-threaded, so the same data and seed give the
 //! same weights. One game in twenty is held out to measure the fit, and the epoch that fits it
@@ -11,6 +12,7 @@
 
 use crate::engine::eval::Model;
 use crate::engine::eval::features::{CONFIGURATIONS, GLOBALS, Global, MAX_REGIONS, Tables, View};
+use crate::engine::eval::model::{PHASES, Phased};
 use crate::rules::board::Position;
 use crate::rules::pdn::{GameResult, PdnGame};
 use crate::rules::piece::Color;
@@ -33,6 +35,8 @@ pub struct Sample {
     globals: [i16; GLOBALS],
     /// +1 with White to move, −1 with Black.
     side: i8,
+    /// The share of the opening weights: the pieces left over the pieces at the start.
+    opening: f32,
     /// White's expected score.
     target: f32,
 }
@@ -48,6 +52,9 @@ pub struct TrainSettings {
     pub l2: f64,
     /// Seed of the sample order.
     pub seed: u64,
+    /// Whether the opening and ending values are fitted apart; if not, one value per weight
+    /// is fitted (as the opening's) and written to both phases.
+    pub phased: bool,
 }
 
 impl Default for TrainSettings {
@@ -57,6 +64,7 @@ impl Default for TrainSettings {
             rate: 2.0,
             l2: 1e-5,
             seed: 1,
+            phased: true,
         }
     }
 }
@@ -146,16 +154,21 @@ fn sample(pos: &Position, target: f32) -> Sample {
         } else {
             -1
         },
+        opening: {
+            let full = 2 * pos.variant().rules().pieces_per_side;
+            pos.piece_count().min(full) as f32 / full as f32
+        },
         target,
     }
 }
 
-/// The weights being fitted, in evaluation units, with their Adagrad sums.
+/// The weights being fitted, in evaluation units, with their Adagrad sums; each weight's two
+/// phases side by side (index `PHASES * w + phase`).
 struct Fit {
     regions: usize,
     patterns: Vec<f64>,
     globals: Vec<f64>,
-    tempo: f64,
+    tempo: Phased<f64>,
     sums: Vec<f64>,
     /// The starting weights, which the L2 term pulls towards: all of them, in the order of
     /// `sums`.
@@ -164,15 +177,19 @@ struct Fit {
     /// weights does not fight the calibration of the results; with its Adagrad sum.
     slope: f64,
     slope_sum: f64,
+    /// Whether the phases are fitted apart (see [`TrainSettings::phased`]).
+    phased: bool,
 }
 
 impl Fit {
-    fn new(start: &Model) -> Fit {
+    fn new(start: &Model, phased: bool) -> Fit {
         let (patterns, globals, tempo) = start.units();
+        let patterns: Vec<f64> = patterns.into_iter().flatten().collect();
+        let globals: Vec<f64> = globals.into_iter().flatten().collect();
         let prior: Vec<f64> = patterns
             .iter()
             .chain(&globals)
-            .chain(std::iter::once(&tempo))
+            .chain(&tempo)
             .copied()
             .collect();
         Fit {
@@ -184,17 +201,29 @@ impl Fit {
             prior,
             slope: 1.0 / SCALE,
             slope_sum: 0.0,
+            phased,
+        }
+    }
+
+    /// The shares of the opening and ending values in a sample's evaluation.
+    fn share(&self, s: &Sample) -> [f64; PHASES] {
+        if self.phased {
+            [f64::from(s.opening), 1.0 - f64::from(s.opening)]
+        } else {
+            [1.0, 0.0]
         }
     }
 
     fn value(&self, s: &Sample) -> f64 {
-        let mut e = f64::from(s.side) * self.tempo;
+        let share = self.share(s);
+        let phased = |w: &[f64], i: usize| share[0] * w[PHASES * i] + share[1] * w[PHASES * i + 1];
+        let mut e = f64::from(s.side) * phased(&self.tempo, 0);
         for r in 0..self.regions {
-            e += self.patterns[r * CONFIGURATIONS + usize::from(s.white[r])];
-            e -= self.patterns[r * CONFIGURATIONS + usize::from(s.black[r])];
+            e += phased(&self.patterns, r * CONFIGURATIONS + usize::from(s.white[r]));
+            e -= phased(&self.patterns, r * CONFIGURATIONS + usize::from(s.black[r]));
         }
         for k in 0..GLOBALS {
-            e += self.globals[k] * f64::from(s.globals[k]);
+            e += phased(&self.globals, k) * f64::from(s.globals[k]);
         }
         e
     }
@@ -223,32 +252,36 @@ impl Fit {
         let l2 = settings.l2;
         let n = self.patterns.len();
         let prior = &self.prior;
-        let update = |sums: &mut [f64], i: usize, w: &mut f64, grad: f64| {
-            let grad = grad + l2 * (*w - prior[i]);
-            sums[i] += grad * grad;
-            *w -= rate * grad / (sums[i].sqrt() + 1e-12);
+        let share = self.share(s);
+        // Weight `i` (both phases) of the slice `w`, whose first weight is number `at` in `sums`
+        // and `prior`.
+        let update = |sums: &mut [f64], at: usize, w: &mut [f64], i: usize, grad: f64| {
+            for (p, part) in share.iter().enumerate() {
+                let (j, w) = (PHASES * i + p, &mut w[PHASES * i + p]);
+                let grad = grad * part + l2 * (*w - prior[at + j]);
+                sums[at + j] += grad * grad;
+                *w -= rate * grad / (sums[at + j].sqrt() + 1e-12);
+            }
         };
         for r in 0..self.regions {
             let i = r * CONFIGURATIONS + usize::from(s.white[r]);
-            update(&mut self.sums, i, &mut self.patterns[i], g);
+            update(&mut self.sums, 0, &mut self.patterns, i, g);
             let i = r * CONFIGURATIONS + usize::from(s.black[r]);
-            update(&mut self.sums, i, &mut self.patterns[i], -g);
+            update(&mut self.sums, 0, &mut self.patterns, i, -g);
         }
         for k in 0..GLOBALS {
             if s.globals[k] != 0 {
-                update(
-                    &mut self.sums,
-                    n + k,
-                    &mut self.globals[k],
-                    g * f64::from(s.globals[k]),
-                );
+                let grad = g * f64::from(s.globals[k]);
+                update(&mut self.sums, n, &mut self.globals, k, grad);
             }
         }
+        let grad = g * f64::from(s.side);
         update(
             &mut self.sums,
-            n + GLOBALS,
+            n + self.globals.len(),
             &mut self.tempo,
-            g * f64::from(s.side),
+            0,
+            grad,
         );
     }
 }
@@ -279,7 +312,7 @@ pub fn train(
     settings: &TrainSettings,
     report: &mut dyn FnMut(&Epoch),
 ) -> Model {
-    let mut fit = Fit::new(start);
+    let mut fit = Fit::new(start, settings.phased);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
     let mut best = (fit.loss(&samples.held_out), export(variant, &fit));
     report(&Epoch {
@@ -312,13 +345,29 @@ pub fn train(
     best.1
 }
 
-/// The fitted weights scaled so that a man is worth 100.
+/// The fitted weights scaled so that a man is worth 100, averaged over the phases.
 fn export(variant: Variant, fit: &Fit) -> Model {
-    let man = fit.globals[Global::Man as usize];
+    let at = PHASES * Global::Man as usize;
+    let man = if fit.phased {
+        (fit.globals[at] + fit.globals[at + 1]) / 2.0
+    } else {
+        fit.globals[at]
+    };
     let scale = if man > 1.0 { 100.0 / man } else { 1.0 };
-    let patterns: Vec<f64> = fit.patterns.iter().map(|w| w * scale).collect();
-    let globals: Vec<f64> = fit.globals.iter().map(|w| w * scale).collect();
-    Model::from_units(variant, &patterns, &globals, fit.tempo * scale)
+    let phased = |w: &[f64]| -> Vec<Phased<f64>> {
+        w.chunks_exact(PHASES)
+            .map(|c| {
+                let ending = if fit.phased { c[1] } else { c[0] };
+                [c[0] * scale, ending * scale]
+            })
+            .collect()
+    };
+    Model::from_units(
+        variant,
+        &phased(&fit.patterns),
+        &phased(&fit.globals),
+        phased(&fit.tempo)[0],
+    )
 }
 
 #[cfg(test)]
@@ -379,7 +428,7 @@ mod tests {
         };
         let mut first = Vec::new();
         let mut samples = collect();
-        let before = { Fit::new(&Model::initial(v)).loss(&samples.train) };
+        let before = { Fit::new(&Model::initial(v), true).loss(&samples.train) };
         let a = train(v, &Model::initial(v), &mut samples, &settings, &mut |e| {
             first.push(*e)
         });
@@ -395,7 +444,51 @@ mod tests {
             &mut |_| {},
         );
         assert_eq!(a, b);
-        assert_eq!(a.units().1[Global::Man as usize], 100.0);
+        let [opening, ending] = a.units().1[Global::Man as usize];
+        assert!(((opening + ending) / 2.0 - 100.0).abs() <= 0.25);
+    }
+
+    #[test]
+    fn one_phase_training_writes_the_same_value_to_both_phases() {
+        let games = games();
+        let mut samples = Samples::default();
+        for (i, g) in games.iter().enumerate() {
+            samples.add_game(g, i, 4, None);
+        }
+        // Without held-out samples the last epoch is kept, not the starting weights.
+        samples.held_out.clear();
+        let v = Variant::English;
+        let settings = |phased| TrainSettings {
+            epochs: 2,
+            phased,
+            ..TrainSettings::default()
+        };
+        let one = train(
+            v,
+            &Model::initial(v),
+            &mut samples,
+            &settings(false),
+            &mut |_| {},
+        );
+        let (patterns, globals, tempo) = one.units();
+        assert_ne!(one, Model::initial(v));
+        assert!(patterns.iter().chain(&globals).all(|[o, e]| o == e));
+        assert_eq!(tempo[0], tempo[1]);
+        assert_eq!(globals[Global::Man as usize], [100.0, 100.0]);
+        // Fitted apart, the phases part.
+        let mut epochs = Vec::new();
+        let two = train(
+            v,
+            &Model::initial(v),
+            &mut samples,
+            &settings(true),
+            &mut |e| epochs.push(*e),
+        );
+        let (patterns, globals, _) = two.units();
+        assert!(
+            patterns.iter().chain(&globals).any(|[o, e]| o != e),
+            "{epochs:?}"
+        );
     }
 
     #[test]
@@ -407,7 +500,7 @@ mod tests {
         assert_eq!(s.globals[Global::Man as usize], 2);
         // The model and the sample agree on the value.
         let m = Model::initial(v);
-        let fit = Fit::new(&m);
+        let fit = Fit::new(&m, true);
         let white_side = fit.value(&s);
         let for_mover = f64::from(m.evaluate(&pos));
         assert!(

@@ -2,6 +2,7 @@ use super::*;
 use crate::rules::notation::{parse_fen, parse_move};
 use crate::rules::pdn::{read_games, write_game};
 use crate::rules::variant::Variant;
+use crate::tablebase::Dtw;
 use Color::{Black, White};
 
 fn s(secs: f64) -> Tick {
