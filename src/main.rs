@@ -57,6 +57,8 @@ enum Command {
     /// An arbiter's verdict on a position: tablebase value, the move limits in force, the
     /// decision and its proving line.
     Adjudicate(cli::adjudicate::AdjudicateArgs),
+    /// Every move of a game judged by the engine and the tablebases; annotated PDN.
+    Review(cli::review::ReviewArgs),
     /// Endgame tablebases: generate, probe, check.
     Tb {
         #[command(subcommand)]
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Some(Command::Pdn { command }) => cli::pdn::run(command),
         Some(Command::Tb { command }) => cli::tb::run(command),
         Some(Command::Adjudicate(args)) => cli::adjudicate::run(args),
+        Some(Command::Review(args)) => cli::review::run(args),
     };
     match outcome {
         Ok(code) => code,

@@ -260,3 +260,63 @@ fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
     assert!(stdout(&bad).is_empty(), "{}", stdout(&bad));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn review_marks_the_blunder_and_writes_a_pdn_that_reads_back() {
+    // 2. 33-29 lets Black take two men for one; 2. 37-32 keeps the balance.
+    let game = b"[Event \"club evening\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n\
+                 1. 32-28 18-22 2. 33-29 *\n";
+    let file = temp_file("review.pdn", game);
+    let out = file.with_file_name("review-annotated.pdn");
+    let o = draughts(&[
+        "review",
+        file.to_str().unwrap(),
+        "--depth",
+        "6",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("Review of Ann – Bob (international): depth 6 a position, 2 threads"),
+        "{text}"
+    );
+    assert!(text.contains("2. 33-29??"), "{text}");
+    assert!(text.contains("blunder"), "{text}");
+    assert!(text.contains("White: accuracy"), "{text}");
+    assert!(
+        text.contains("1 blunder; turning point 2. 33-29??"),
+        "{text}"
+    );
+    let o = draughts(&["pdn", "check", out.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("games=1 ok=1 errors=0"),
+        "{}",
+        stdout(&o)
+    );
+    let annotated = std::fs::read_to_string(&out).unwrap();
+    let words = annotated.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("2. 33-29 $4 { [%eval -"), "{annotated}");
+    // A command is never broken across lines.
+    assert!(
+        annotated.lines().all(|l| !l.ends_with("[%eval")),
+        "{annotated}"
+    );
+    assert!(annotated.contains("[Annotator \"draughts review, depth 6 a position\"]"));
+    // The same review for machines.
+    let o = draughts(&["review", file.to_str().unwrap(), "--depth", "6", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["moves"][2]["move"], "33-29");
+    assert_eq!(v["moves"][2]["judgement"], "blunder");
+    assert_eq!(v["moves"][2]["nag"], "$4");
+    assert_eq!(v["players"][0]["blunders"], 1);
+    assert_eq!(v["players"][0]["turning_point"]["move"], "33-29");
+    // A game the file does not have.
+    let o = draughts(&["review", file.to_str().unwrap(), "--game", "2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("has no game 2"), "{}", stderr(&o));
+}

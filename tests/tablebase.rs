@@ -259,6 +259,27 @@ fn adjudicate_joins_the_tables_and_the_move_limits() {
         &["--moves", "1. 47-41 3-9 2. 41-47 9-3"],
     );
     assert!(out.contains("3 moves each left (6 plies)"), "{out}");
+    // Three kings against one after 15 moves each without progress (FMJD 6.3): the tables'
+    // win needs two more White moves, the rule allows one: a draw.
+    let walk = "47-36 23-12 36-31 12-7 31-26 7-1 26-21 1-6 21-16 6-1 16-11 1-6 11-7 6-1 7-2 1-6 \
+                2-8 6-1 8-3 1-6 3-12 6-1 12-8 1-6 8-2 6-1 2-16 1-6 48-34 6-1";
+    let out = judge(
+        "international",
+        "W:WK47,K48,K49:BK23",
+        &int,
+        &["--moves", walk],
+    );
+    assert!(out.contains("Position: W:WK16,K34,K49:BK1"), "{out}");
+    assert!(
+        out.contains("16-move rule (FMJD 6.3): 1 move each left (2 plies)"),
+        "{out}"
+    );
+    assert!(out.contains("Tablebase: White wins in"), "{out}");
+    assert!(
+        out.contains("Decision: draw: White's shortest win takes")
+            && out.contains("the 16-move rule (FMJD 6.3) ends the game first"),
+        "{out}"
+    );
     // A move that is not legal there is refused with where it is.
     let o = draughts(&[
         "adjudicate",

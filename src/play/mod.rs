@@ -4,6 +4,7 @@
 
 pub mod analysis;
 mod live;
+pub mod review;
 pub mod verdict;
 
 pub use live::{LiveGame, MoveTime, Notice, Offer, Options, read_clock_comment};

@@ -197,6 +197,67 @@ mod tests {
         );
     }
 
+    /// A walk of `plies` more plies from `game` that captures nothing and repeats no position,
+    /// ending with White to move and a win that needs at least three plies.
+    fn walk(game: &mut Game, tb: &Tablebase, plies: usize, seen: &mut Vec<u64>) -> bool {
+        if plies == 0 {
+            return matches!(tb.dtw(game.position()), Ok(Dtw::Win(p)) if p >= 3);
+        }
+        let moves: Vec<Move> = game.position().legal_moves().iter().copied().collect();
+        for mv in moves {
+            let next = game.position().play(&mv);
+            if next.piece_count() < 4 || seen.contains(&next.zobrist()) {
+                continue;
+            }
+            game.play(&mv).expect("a legal move");
+            seen.push(next.zobrist());
+            if game.outcome().is_none() && walk(game, tb, plies - 1, seen) {
+                return true;
+            }
+            seen.pop();
+            game.undo();
+        }
+        false
+    }
+
+    #[test]
+    fn three_kings_whose_win_comes_after_the_sixteen_moves_only_draw() {
+        // FMJD 6.3: three kings against a lone king must win within 16 moves each. After 15
+        // moves each that change nothing, a win that needs two more White moves is too late.
+        let tb = tables(Variant::International);
+        let start = parse_fen("W:WK47,K48,K49:BK23", Variant::International).unwrap();
+        let mut game = Game::from_position(start);
+        let mut seen = vec![start.zobrist()];
+        assert!(
+            walk(&mut game, tb, 30, &mut seen),
+            "a quiet walk of 15 moves each"
+        );
+        let v = verdict(&game, tb).unwrap().unwrap();
+        let Dtw::Win(plies) = v.value else {
+            panic!("the walk ends in a win: {:?}", v.value)
+        };
+        assert_eq!(v.limits[1].reason, Reason::SixteenMoves);
+        assert_eq!(v.limits[1].left, 2, "two plies: one move each");
+        assert_eq!(
+            v.decision,
+            Decision::DrawByLimit {
+                winner: Color::White,
+                plies,
+                rule: Reason::SixteenMoves
+            }
+        );
+        // The same position at the start of the ending is a win.
+        let fresh = Game::from_position(*game.position());
+        let v = verdict(&fresh, tb).unwrap().unwrap();
+        assert_eq!(
+            v.decision,
+            Decision::Win {
+                winner: Color::White,
+                plies
+            }
+        );
+    }
+
     #[test]
     fn outside_the_tables_there_is_no_verdict() {
         let game = Game::new(Variant::International);

@@ -120,18 +120,27 @@ impl fmt::Display for MoveLimit {
         match self.counted {
             None => write!(
                 f,
-                "{}: {} moves each left ({} plies)",
+                "{}: {} each left ({} plies)",
                 self.reason.describe(),
-                self.left / 2,
+                moves(self.left / 2),
                 self.left
             ),
             Some(side) => write!(
                 f,
-                "{}: {side} has {} moves left",
+                "{}: {side} has {} left",
                 self.reason.describe(),
-                self.left
+                moves(self.left)
             ),
         }
+    }
+}
+
+/// A number of moves in words: `1 move`, `3 moves`.
+fn moves(n: u32) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
     }
 }
 

@@ -1,7 +1,7 @@
 //! Known endgame results, probed from tables generated into temporary directories.
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use proptest::prelude::*;
 use tempfile::TempDir;
@@ -17,30 +17,37 @@ use crate::tablebase::{Dtw, Tablebase, Wdl};
 
 /// Tables shared by the tests of one process: generated once, removed at exit with the directory.
 pub(crate) fn tables(variant: Variant) -> &'static Tablebase {
-    static DIRS: [OnceLock<(TempDir, Tablebase)>; 3] =
+    &shared_tables(variant).1
+}
+
+/// The same tables, shared (for whatever keeps them, as a searcher does).
+pub(crate) fn tables_arc(variant: Variant) -> Arc<Tablebase> {
+    Arc::clone(&shared_tables(variant).1)
+}
+
+fn shared_tables(variant: Variant) -> &'static (TempDir, Arc<Tablebase>) {
+    static DIRS: [OnceLock<(TempDir, Arc<Tablebase>)>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let slot = Variant::ALL
         .iter()
         .position(|&v| v == variant)
         .expect("a variant");
-    &DIRS[slot]
-        .get_or_init(|| {
-            let dir = TempDir::new().expect("a temporary directory");
-            generate_all(variant, 3, dir.path(), Report::Quiet).expect("3-piece tables");
-            let extra: &[&str] = match variant {
-                Variant::International => &["kkkk-k", "mm-mm", "km-k"],
-                Variant::English => &["kk-kk", "kmm-k", "mm-mm"],
-                Variant::Frisian => &["kk-kk", "km-k"],
-            };
-            for job in extra {
-                let job: Material = job.parse().expect("a material");
-                generate_with_dependencies(variant, job, dir.path(), Report::Quiet)
-                    .expect("extra tables");
-            }
-            let tb = Tablebase::open(dir.path()).expect("tables open");
-            (dir, tb)
-        })
-        .1
+    DIRS[slot].get_or_init(|| {
+        let dir = TempDir::new().expect("a temporary directory");
+        generate_all(variant, 3, dir.path(), Report::Quiet).expect("3-piece tables");
+        let extra: &[&str] = match variant {
+            Variant::International => &["kkkk-k", "mm-mm", "km-k"],
+            Variant::English => &["kk-kk", "kmm-k", "mm-mm"],
+            Variant::Frisian => &["kk-kk", "km-k"],
+        };
+        for job in extra {
+            let job: Material = job.parse().expect("a material");
+            generate_with_dependencies(variant, job, dir.path(), Report::Quiet)
+                .expect("extra tables");
+        }
+        let tb = Tablebase::open(dir.path()).expect("tables open");
+        (dir, Arc::new(tb))
+    })
 }
 
 fn fen(variant: Variant, text: &str) -> Position {

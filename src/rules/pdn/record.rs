@@ -50,6 +50,18 @@ pub struct PdnMove {
     pub variations: Vec<Line>,
 }
 
+impl PdnMove {
+    /// A move with nothing written around it.
+    pub fn new(mv: Move) -> PdnMove {
+        PdnMove {
+            mv,
+            annotations: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+}
+
 /// A sequence of moves with the comments before its first move.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
@@ -137,16 +149,7 @@ impl PdnGame {
             .collect();
         all.append(&mut pdn.tags);
         pdn.tags = all;
-        pdn.line.moves = game
-            .moves()
-            .iter()
-            .map(|&mv| PdnMove {
-                mv,
-                annotations: Vec::new(),
-                comments: Vec::new(),
-                variations: Vec::new(),
-            })
-            .collect();
+        pdn.line.moves = game.moves().iter().map(|&mv| PdnMove::new(mv)).collect();
         pdn.set_result(match game.outcome() {
             Some(o) => o.winner.map_or(GameResult::Draw, GameResult::Win),
             None => GameResult::Unfinished,

@@ -304,3 +304,26 @@ fn several_signs_on_one_move_read_back_as_they_were() {
         .unwrap();
     assert_eq!(g.line.moves[1].annotations, ["!?!!!", "!!"]);
 }
+
+#[test]
+fn a_comment_command_is_never_broken_across_lines() {
+    let start = crate::rules::board::Position::start(Variant::International);
+    let mv = crate::rules::notation::parse_move(&start, "32-28").unwrap();
+    for n in 0..90 {
+        let mut game = PdnGame::new(start);
+        game.line.moves.push(PdnMove {
+            mv,
+            annotations: Vec::new(),
+            comments: vec![format!(
+                "{}[%eval -12.50] [%clk 0:01:02] after",
+                "x ".repeat(n)
+            )],
+            variations: Vec::new(),
+        });
+        let text = write_game(&game);
+        assert!(text.contains("[%eval -12.50]"), "{n}: {text}");
+        assert!(text.contains("[%clk 0:01:02]"), "{n}: {text}");
+        let back = read_games(&text, Variant::International);
+        assert_eq!(back[0].as_ref().unwrap(), &game, "{n}: {text}");
+    }
+}

@@ -33,8 +33,23 @@ impl Wrapper {
             .map(|ch| if ch == '}' { ')' } else { ch })
             .collect();
         self.word("{");
+        // A command such as `[%eval -1.25]` stays on one line, as programs that read it expect.
+        let mut command = String::new();
         for w in clean.split_whitespace() {
-            self.word(w);
+            if command.is_empty() && !w.starts_with("[%") {
+                self.word(w);
+                continue;
+            }
+            if !command.is_empty() {
+                command.push(' ');
+            }
+            command.push_str(w);
+            if w.ends_with(']') {
+                self.word(&std::mem::take(&mut command));
+            }
+        }
+        if !command.is_empty() {
+            self.word(&command);
         }
         self.word("}");
     }

@@ -1,0 +1,349 @@
+//! `draughts review`: every move of a game judged by the engine and the tablebases, a summary per
+//! player, and the game written back as annotated PDN.
+
+use anyhow::{Context, Result, bail};
+use draughts::bounded;
+use draughts::engine::score_words;
+use draughts::play::review::{self, Judgement, PositionValue, Review, Settings, Source};
+use draughts::rules::notation::move_text;
+use draughts::rules::pdn::{self, PdnGame, write_game};
+use draughts::tablebase::progress::{Progress, Report};
+use draughts::tablebase::{self, Tablebase};
+use draughts::{Color, Move, Position, Variant};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Arguments of `draughts review`.
+#[derive(clap::Args)]
+pub(crate) struct ReviewArgs {
+    /// The PDN file.
+    file: PathBuf,
+    /// Which game of the file (1 for the first).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    game: u64,
+    /// Seconds of search for each position.
+    #[arg(long, default_value_t = 1.0, conflicts_with = "depth")]
+    time: f64,
+    /// Depth of search for each position instead of a time (the same review every run).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
+    depth: Option<u32>,
+    /// Positions searched at once [default: the machine's cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    threads: Option<u16>,
+    /// Transposition table of each thread, in MB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    hash: u16,
+    /// Variant of games without a GameType tag.
+    #[arg(long, default_value = "international")]
+    variant: String,
+    /// Tablebase directory [default: tablebases/<variant>]; positions they hold take their
+    /// exact value.
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
+    /// Write the game with the review's comments, signs and better moves to this PDN file.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// JSON for machines.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Reviews the game and prints (or writes) the result.
+pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
+    let default_variant: Variant = args.variant.parse()?;
+    let bytes = bounded::read_file(&args.file, bounded::MAX_PDN_FILE, "PDN file")?;
+    let name = args.file.display();
+    let games = pdn::read_bytes(&bytes, default_variant);
+    let index = usize::try_from(args.game - 1).unwrap_or(usize::MAX);
+    let game = match games.into_iter().nth(index) {
+        Some(Ok(g)) => g,
+        Some(Err(e)) => bail!("{name}:{e}"),
+        None => bail!("{name} has no game {}", args.game),
+    };
+    let variant = game.variant;
+    let dir = args
+        .tablebases
+        .unwrap_or_else(|| tablebase::default_dir(variant));
+    let tables = tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?;
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let time = Duration::from_secs_f64(args.time.clamp(0.01, 3600.0));
+    let settings = Settings {
+        time: args.depth.is_none().then_some(time),
+        depth: args.depth,
+        threads,
+        hash_mb: usize::from(args.hash),
+    };
+    let moves: Vec<Move> = game.line.moves.iter().map(|m| m.mv).collect();
+    let report = if args.json {
+        Report::Quiet
+    } else {
+        Report::for_stdout()
+    };
+    let started = Instant::now();
+    let mut bar: Option<Progress> = None;
+    let cancel = AtomicBool::new(false);
+    let result = review::review(
+        game.start,
+        &moves,
+        tables.clone(),
+        settings,
+        &mut |done, total| {
+            let b = bar.get_or_insert_with(|| Progress::start(report, "review", total as u64));
+            if done > 0 {
+                b.inc(1);
+            }
+        },
+        &cancel,
+    )?;
+    let elapsed = started.elapsed();
+    if let Some(b) = bar {
+        b.finish(&format!("{} positions", result.values.len()));
+    }
+    let how = match args.depth {
+        Some(d) => format!("depth {d} a position"),
+        None => format!("{} s a position", args.time),
+    };
+    let annotator = format!("draughts review, {how}");
+    if let Some(out) = &args.out {
+        let annotated = review::annotate(&game, &result, &annotator);
+        draughts::config::write_atomic(out, write_game(&annotated).as_bytes())
+            .with_context(|| out.display().to_string())?;
+    }
+    if args.json {
+        println!(
+            "{}",
+            json_report(&game, &result, &how, elapsed, tables.as_deref())
+        );
+    } else {
+        print_report(&game, &result, &how, threads, elapsed, tables.as_deref());
+        if let Some(out) = &args.out {
+            println!("Annotated game written to {}", out.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The move number and dots of the ply `ply` of a game from `start` (`12.` or `12...`).
+fn number(start: &Position, ply: usize) -> String {
+    let first = start.variant().rules().first_player;
+    let offset = usize::from(start.side_to_move() != first);
+    let n = (ply + offset) / 2 + 1;
+    if (ply + offset).is_multiple_of(2) {
+        format!("{n}.")
+    } else {
+        format!("{n}...")
+    }
+}
+
+/// The positions before each move, the start's first.
+fn positions(review: &Review) -> Vec<Position> {
+    let mut pos = review.start;
+    let mut out = vec![pos];
+    for r in &review.moves {
+        pos = pos.play(&r.mv);
+        out.push(pos);
+    }
+    out
+}
+
+/// A position's value in words, from White's side, with where it comes from.
+fn value_words(v: &PositionValue) -> String {
+    let text = review::eval_text(v.white_score());
+    match v.source {
+        Source::Tablebase(_) => format!("{text} (tables)"),
+        _ => text,
+    }
+}
+
+fn player_line(review: &Review, positions: &[Position], side: Color) -> String {
+    let p = review
+        .players
+        .iter()
+        .find(|p| p.side == side)
+        .expect("both sides have a summary");
+    let mut line = format!(
+        "{side}: accuracy {:.0}% over {}; {}, {}, {}",
+        p.accuracy,
+        count(p.judged, "judged move", "judged moves"),
+        count(p.inaccuracies, "inaccuracy", "inaccuracies"),
+        count(p.mistakes, "mistake", "mistakes"),
+        count(p.blunders, "blunder", "blunders"),
+    );
+    if let Some(ply) = p.turning_point {
+        let r = &review.moves[ply];
+        line.push_str(&format!(
+            "; turning point {} {}{} ({} → {})",
+            number(&review.start, ply),
+            move_text(&positions[ply], &r.mv),
+            r.judgement.sign().unwrap_or(""),
+            review::eval_text(review.values[ply].white_score()),
+            review::eval_text(review.values[ply + 1].white_score()),
+        ));
+    }
+    line
+}
+
+fn print_report(
+    game: &PdnGame,
+    review: &Review,
+    how: &str,
+    threads: usize,
+    elapsed: Duration,
+    tables: Option<&Tablebase>,
+) {
+    let players = format!(
+        "{} – {}",
+        game.tag("White").unwrap_or("?"),
+        game.tag("Black").unwrap_or("?")
+    );
+    println!(
+        "Review of {players} ({}): {how}, {threads} {}, {}, {:.1} s",
+        game.variant,
+        if threads == 1 { "thread" } else { "threads" },
+        tables.map_or("no tablebases".to_string(), |t| format!(
+            "tablebases up to {} pieces",
+            t.max_pieces()
+        )),
+        elapsed.as_secs_f64()
+    );
+    let positions = positions(review);
+    for r in &review.moves {
+        let pos = &positions[r.ply];
+        let (before, after) = (&review.values[r.ply], &review.values[r.ply + 1]);
+        let mut line = format!(
+            "{:>7} {:<12} {:>16}",
+            number(&review.start, r.ply),
+            format!(
+                "{}{}",
+                move_text(pos, &r.mv),
+                r.judgement.sign().unwrap_or("")
+            ),
+            value_words(after)
+        );
+        match r.judgement {
+            Judgement::Forced => line.push_str("  forced"),
+            Judgement::Best | Judgement::Good => {}
+            j => {
+                line.push_str(&format!("  {} ({} lost)", j.name(), percent(r.loss)));
+                if let Some(best) = before.best() {
+                    line.push_str(&format!(
+                        ", best {} {}",
+                        move_text(pos, &best),
+                        value_words(before)
+                    ));
+                }
+                if r.proven {
+                    line.push_str(", proven by the tables");
+                }
+            }
+        }
+        println!("{}", line.trim_end());
+    }
+    println!("Result: {}", pdn::result_text(game.result, game.variant));
+    let first = game.variant.rules().first_player;
+    for side in [first, first.opposite()] {
+        println!("{}", player_line(review, &positions, side));
+    }
+}
+
+/// `n` things in words: `1 blunder`, `2 blunders`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// An expected score lost, as a percentage of a point.
+fn percent(loss: f64) -> String {
+    format!("{:.0}%", loss * 100.0)
+}
+
+fn json_report(
+    game: &PdnGame,
+    review: &Review,
+    how: &str,
+    elapsed: Duration,
+    tables: Option<&Tablebase>,
+) -> Value {
+    let positions = positions(review);
+    let side = |c: Color| c.to_string().to_lowercase();
+    let line_text = |pos: &Position, line: &[Move]| {
+        let mut p = *pos;
+        let mut words = Vec::new();
+        for m in line {
+            if !p.legal_moves().iter().any(|l| l == m) {
+                break;
+            }
+            words.push(move_text(&p, m));
+            p = p.play(m);
+        }
+        words.join(" ")
+    };
+    let moves: Vec<Value> = review
+        .moves
+        .iter()
+        .map(|r| {
+            let pos = &positions[r.ply];
+            let (before, after) = (&review.values[r.ply], &review.values[r.ply + 1]);
+            json!({
+                "ply": r.ply,
+                "number": number(&review.start, r.ply),
+                "side": side(r.side),
+                "move": move_text(pos, &r.mv),
+                "before": review::eval_text(before.white_score()),
+                "after": review::eval_text(after.white_score()),
+                "exact": after.is_exact(),
+                "best": before.best().map(|b| move_text(pos, &b)),
+                "line": line_text(pos, &before.line),
+                "loss": (r.loss * 1000.0).round() / 1000.0,
+                "judgement": r.judgement.name(),
+                "nag": r.judgement.nag(),
+                "proven": r.proven,
+                "score_words": score_words(after.score),
+            })
+        })
+        .collect();
+    let players: Vec<Value> = review
+        .players
+        .iter()
+        .map(|p| {
+            json!({
+                "side": side(p.side),
+                "accuracy": (p.accuracy * 10.0).round() / 10.0,
+                "judged": p.judged,
+                "inaccuracies": p.inaccuracies,
+                "mistakes": p.mistakes,
+                "blunders": p.blunders,
+                "turning_point": p.turning_point.map(|ply| json!({
+                    "ply": ply,
+                    "number": number(&review.start, ply),
+                    "move": move_text(&positions[ply], &review.moves[ply].mv),
+                })),
+            })
+        })
+        .collect();
+    json!({
+        "white": game.tag("White"),
+        "black": game.tag("Black"),
+        "variant": game.variant.to_string(),
+        "result": pdn::result_text(game.result, game.variant),
+        "settings": how,
+        "tablebase_pieces": tables.map(|t| t.max_pieces()),
+        "seconds": (elapsed.as_secs_f64() * 10.0).round() / 10.0,
+        "thresholds": {
+            "inaccuracy": review::INACCURACY,
+            "mistake": review::MISTAKE,
+            "blunder": review::BLUNDER,
+        },
+        "moves": moves,
+        "players": players,
+    })
+}
