@@ -183,6 +183,11 @@ impl Glyphs {
         }
     }
 
+    /// Whether only ASCII is drawn (so graphs too keep to it).
+    pub fn is_ascii(&self) -> bool {
+        self.pieces.iter().all(|p| p.is_ascii())
+    }
+
     fn piece(&self, p: Piece) -> &'static str {
         let i = match (p.color, p.kind) {
             (Side::White, Kind::Man) => 0,

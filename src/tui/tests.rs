@@ -66,6 +66,17 @@ fn type_line(app: &mut App, text: &str, now: Tick) {
     press(app, KeyCode::Enter, now);
 }
 
+/// The game screen stepping through an International game read from PDN text.
+fn record_app(text: &str) -> App {
+    let pdn = read_games(text, Variant::International)
+        .remove(0)
+        .expect("test PDN");
+    game_app(GameSetup {
+        record: Some(pdn),
+        ..GameSetup::new(Variant::International)
+    })
+}
+
 fn screen(app: &App) -> &PlayScreen {
     match &app.screen {
         Screen::Play(p) => p,
@@ -344,14 +355,9 @@ fn resign_and_unknown_commands() {
 
 #[test]
 fn stepping_through_a_loaded_game_and_continuing() {
-    let text = "[Event \"Test\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
-    let pdn = read_games(text, Variant::International)
-        .remove(0)
-        .expect("test PDN");
-    let mut app = game_app(GameSetup {
-        record: Some(pdn),
-        ..GameSetup::new(Variant::International)
-    });
+    let mut app = record_app(
+        "[Event \"Test\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n",
+    );
     assert_eq!(screen(&app).view, Some(0));
     press(&mut app, KeyCode::Char(']'), Duration::ZERO);
     press(&mut app, KeyCode::Char(']'), Duration::ZERO);
@@ -769,6 +775,54 @@ fn analysis_follows_the_shown_position() {
     assert!(message(&app).contains("tournament"), "{}", message(&app));
     type_line(&mut app, ":analyse hub:", secs(1.0));
     assert!(message(&app).contains("Usage"), "{}", message(&app));
+}
+
+#[test]
+fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
+    let mut app = record_app("[White \"A\"]\n[Black \"B\"]\n1. 32-28 18-22 2. 33-29 *\n");
+    type_line(&mut app, ":review 0.2", secs(1.0));
+    assert!(
+        message(&app).contains("Reviewing 3 moves"),
+        "{}",
+        message(&app)
+    );
+    assert!(render(&mut app, 120, 40, secs(1.0)).contains("Reviewing…"));
+    let started = std::time::Instant::now();
+    while screen(&app).review.as_ref().is_some_and(|r| r.running()) {
+        assert!(started.elapsed() < Duration::from_secs(60), "no review");
+        std::thread::sleep(Duration::from_millis(20));
+        app.tick(secs(1.0));
+    }
+    assert!(
+        message(&app).starts_with("Review done: White "),
+        "{}",
+        message(&app)
+    );
+    press(&mut app, KeyCode::Char('}'), secs(1.0));
+    let text = render(&mut app, 120, 40, secs(1.0));
+    assert!(text.contains(" Review "), "{text}");
+    assert!(text.contains("33-29??"), "the move list's sign: {text}");
+    assert!(text.contains("blunder; best "), "{text}");
+    assert!(
+        text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+        "a Braille graph: {text}"
+    );
+    type_line(&mut app, ":ascii", secs(1.0));
+    let text = render(&mut app, 120, 40, secs(1.0));
+    assert!(text.is_ascii() || !text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)));
+    assert!(text.contains('*') && text.contains('|'), "{text}");
+    type_line(&mut app, ":review off", secs(1.0));
+    assert!(!render(&mut app, 120, 40, secs(1.0)).contains(" Review "));
+
+    // Not during a tournament game.
+    let mut app = game_app(GameSetup {
+        tournament: true,
+        ..GameSetup::new(Variant::International)
+    });
+    type_line(&mut app, "32-28", secs(0.5));
+    press(&mut app, KeyCode::Char('r'), secs(1.0));
+    assert!(screen(&app).review.is_none());
+    assert!(message(&app).contains("tournament"), "{}", message(&app));
 }
 
 #[test]

@@ -76,6 +76,10 @@ pub const HELP: &[(&str, &str)] = &[
         "a / :analyse [hub:cmd]",
         "analysis of the shown position on/off",
     ),
+    (
+        "r / :review [secs|off]",
+        "judge every move: graph, errors, better moves",
+    ),
     ("PgUp PgDn", "scroll the move list"),
     (
         ":draw :accept :decline",

@@ -12,6 +12,7 @@ use crate::rules::notation::{matching_moves, move_text, split_move_text};
 use crate::tui::board::square_at;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, MouseButton, MouseEvent, MouseEventKind};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What a key or command on the game screen asks of the app.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +77,10 @@ impl PlayScreen {
             KeyCode::Char('n') => {
                 config.numbers = !config.numbers;
                 return Action::SaveConfig;
+            }
+            KeyCode::Char('r') => {
+                let time = p.review.is_none().then_some(Duration::from_secs(1));
+                p.message = p.start_review(time, remote);
             }
             KeyCode::Char('[') => p.step(Step::Prev),
             KeyCode::Char(']') => p.step(Step::Next),
@@ -187,6 +192,16 @@ impl PlayScreen {
                         p.analyse(Some(Analyst::Hub(crate::hub::client::command_line(cmd))))
                     }
                     _ => "Usage: :analyse [hub:<engine command>|off]".into(),
+                },
+            },
+            "review" => match arg {
+                "off" => p.start_review(None, remote),
+                "" => p.start_review(Some(Duration::from_secs(1)), remote),
+                secs => match secs.parse::<f64>() {
+                    Ok(s) if (0.05..=600.0).contains(&s) => {
+                        p.start_review(Some(Duration::from_secs_f64(s)), remote)
+                    }
+                    _ => "Usage: :review [seconds a position, 0.05 to 600|off]".into(),
                 },
             },
             "continue" => p.continue_here(now),

@@ -2,10 +2,11 @@
 //! keyboard, the engine, an external Hub engine, or across terminals on the club server.
 //!
 //! `screen` holds its state and what moves and time do to it, `input` turns keys, commands and clicks into moves and requests, `opponents` plays the
-//! computer's turns, `view` draws the screen with the move texts `texts` keeps.
+//! computer's turns, `review` judges the record's moves in the background and draws the graph, `view` draws the screen with the move texts `texts` keeps.
 
 mod input;
 mod opponents;
+mod review;
 mod screen;
 mod texts;
 mod view;

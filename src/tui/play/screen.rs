@@ -76,6 +76,8 @@ pub struct PlayScreen {
     pub table_status: Option<String>,
     /// The record's move texts, written once per move.
     pub texts: super::texts::MoveTexts,
+    /// The review of the record, running or done.
+    pub review: Option<super::review::ReviewPanel>,
 }
 
 /// Steps through the record.
@@ -154,6 +156,7 @@ impl PlayScreen {
             asking: None,
             remote_failed: false,
             analysis: None,
+            review: None,
             table: None,
             table_status: None,
             texts: Default::default(),
@@ -229,6 +232,48 @@ impl PlayScreen {
                 "Analysis on (a or :analyse off to stop)".into()
             }
         }
+    }
+
+    /// Starts a review of the record, `time` a position (on one thread over SSH, where other
+    /// sessions share the cores), or stops it; the message for the players.
+    pub fn start_review(&mut self, time: Option<Duration>, remote: bool) -> String {
+        let Some(time) = time else {
+            self.review = None;
+            return "Review off".into();
+        };
+        if !self.analysis_allowed() {
+            return "Review is off in tournament games until the game is over".into();
+        }
+        let game = self.live.game();
+        if game.moves().is_empty() {
+            return "No moves to review".into();
+        }
+        let threads = if remote {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        };
+        let tables = self.live.options().tablebase.clone();
+        self.review = Some(super::review::ReviewPanel::start(
+            *game.start(),
+            game.moves(),
+            tables,
+            time,
+            threads,
+        ));
+        format!(
+            "Reviewing {} moves, {:.1} s a position ([ and ] step through; :review off stops)",
+            game.moves().len(),
+            time.as_secs_f64()
+        )
+    }
+
+    /// The review of the game as it stands, if one was made or runs.
+    pub fn current_review(&self) -> Option<&super::review::ReviewPanel> {
+        let game = self.live.game();
+        self.review
+            .as_ref()
+            .filter(|r| r.covers(game.start(), game.moves()))
     }
 
     /// Points the analysis at the shown position and takes in its reports.
@@ -556,6 +601,10 @@ impl PlayScreen {
         if self.thinking.is_some() || self.analysis.is_some() || self.asking.is_some() {
             return Some(Duration::ZERO);
         }
+        if self.review.as_ref().is_some_and(|r| r.running()) {
+            // Its count of positions done.
+            return Some(Duration::from_millis(250));
+        }
         if self.live.outcome().is_some() {
             return None;
         }
@@ -604,6 +653,9 @@ impl PlayScreen {
             self.autosaved = true;
         }
         self.follow_analysis();
+        if let Some(m) = self.review.as_mut().and_then(|r| r.poll()) {
+            self.message = m;
+        }
         if let Some(n) = self.live.tick(now) {
             let m = self.after_notice(n);
             self.message = m;

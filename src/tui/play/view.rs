@@ -57,7 +57,13 @@ pub fn draw(
     let board_rect = Rect::new(board_area.x, board_area.y, bw, bh);
     p.board_area = Some((board_rect, cell));
     let shown = p.shown();
-    let targets = p.targets();
+    let shown_ply = p.view.unwrap_or(p.live.game().moves().len());
+    let mut targets = p.targets();
+    if targets.is_empty() {
+        // The reviewed engine's best move in the shown position.
+        let best = p.current_review().and_then(|r| r.best_in(shown_ply));
+        targets = best.map(|m| m.route()).unwrap_or_default();
+    }
     let last = p.last_route();
     let view = BoardView {
         position: &shown,
@@ -72,6 +78,18 @@ pub fn draw(
         cell,
     };
     frame.render_widget(view, board_rect);
+    let panel = match p.current_review() {
+        Some(r) if panel.height >= super::review::HEIGHT + 12 => {
+            let [game, review] = Layout::vertical([
+                Constraint::Min(12),
+                Constraint::Length(super::review::HEIGHT),
+            ])
+            .areas(panel);
+            r.draw(frame, review, shown_ply, glyphs.is_ascii());
+            game
+        }
+        _ => panel,
+    };
     side_panel(frame, panel, p, glyphs, now);
     frame.render_widget(
         Paragraph::new(p.message.clone()).style(Style::default().add_modifier(Modifier::BOLD)),
@@ -227,6 +245,12 @@ fn capitalize(s: &str) -> String {
 
 /// The move list, a numbered line per move pair, the shown ply highlighted.
 fn move_lines(p: &mut PlayScreen) -> Vec<Line<'static>> {
+    let signs: Vec<Option<&'static str>> = match p.current_review() {
+        Some(r) => (0..p.live.game().moves().len())
+            .map(|i| r.sign(i))
+            .collect(),
+        None => Vec::new(),
+    };
     let game = p.live.game();
     let texts = p.texts.update(game);
     let start = game.start();
@@ -247,6 +271,9 @@ fn move_lines(p: &mut PlayScreen) -> Vec<Line<'static>> {
             lines.push(vec![Span::raw(lead)]);
         }
         let mut text = text.clone();
+        if let Some(sign) = signs.get(i).copied().flatten() {
+            text.push_str(sign);
+        }
         if let Some(spent) = times.get(i).and_then(|t| t.spent) {
             text = format!("{text} ({}s)", spent.as_secs());
         }
