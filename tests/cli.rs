@@ -319,4 +319,43 @@ fn review_marks_the_blunder_and_writes_a_pdn_that_reads_back() {
     let o = draughts(&["review", file.to_str().unwrap(), "--game", "2"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("has no game 2"), "{}", stderr(&o));
+    // A round of a tournament's export: its games with moves, all written back.
+    let round = b"[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n\n1. 32-28 18-22 2. 33-29 *\n\n\
+                  [Round \"2\"]\n[White \"C\"]\n[Black \"D\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n\
+                  [Round \"2\"]\n[White \"E\"]\n[Black \"F\"]\n\n1. 33-28 17-22 2. 28x17 11x22 *\n\n\
+                  [Round \"2\"]\n[White \"G\"]\n[Black \"H\"]\n[Termination \"forfeit\"]\n\n2-0\n";
+    let file = temp_file("round.pdn", round);
+    let out = file.with_file_name("round-annotated.pdn");
+    let o = draughts(&[
+        "review",
+        file.to_str().unwrap(),
+        "--round",
+        "2",
+        "--depth",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Review of C – D"), "{text}");
+    assert!(text.contains("Review of E – F"), "{text}");
+    assert!(
+        !text.contains("Review of A – B") && !text.contains("G – H"),
+        "{text}"
+    );
+    assert!(text.contains("2 games reviewed in"), "{text}");
+    let o = draughts(&["pdn", "check", out.to_str().unwrap()]);
+    assert!(
+        stdout(&o).contains("games=2 ok=2 errors=0"),
+        "{}",
+        stdout(&o)
+    );
+    let o = draughts(&["review", file.to_str().unwrap(), "--round", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no game with moves in round 3"),
+        "{}",
+        stderr(&o)
+    );
 }

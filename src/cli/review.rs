@@ -6,7 +6,7 @@ use draughts::bounded;
 use draughts::engine::score_words;
 use draughts::play::review::{self, Judgement, PositionValue, Review, Settings, Source};
 use draughts::rules::notation::move_text;
-use draughts::rules::pdn::{self, PdnGame, write_game};
+use draughts::rules::pdn::{self, PdnGame};
 use draughts::tablebase::progress::{Progress, Report};
 use draughts::tablebase::{self, Tablebase};
 use draughts::{Color, Move, Position, Variant};
@@ -24,6 +24,12 @@ pub(crate) struct ReviewArgs {
     /// Which game of the file (1 for the first).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     game: u64,
+    /// Every game of the file with moves (a round, a match, a tournament's export).
+    #[arg(long, conflicts_with = "game")]
+    all: bool,
+    /// Every game of the file whose Round tag is this (a round of `tournament export`).
+    #[arg(long, conflicts_with_all = ["game", "all"])]
+    round: Option<String>,
     /// Seconds of search for each position.
     #[arg(long, default_value_t = 1.0, conflicts_with = "depth")]
     time: f64,
@@ -56,16 +62,45 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
     let default_variant: Variant = args.variant.parse()?;
     let bytes = bounded::read_file(&args.file, bounded::MAX_PDN_FILE, "PDN file")?;
     let name = args.file.display();
-    let games = pdn::read_bytes(&bytes, default_variant);
-    let index = usize::try_from(args.game - 1).unwrap_or(usize::MAX);
-    let game = match games.into_iter().nth(index) {
-        Some(Ok(g)) => g,
-        Some(Err(e)) => bail!("{name}:{e}"),
-        None => bail!("{name} has no game {}", args.game),
+    let all = pdn::read_bytes(&bytes, default_variant);
+    let games: Vec<PdnGame> = match (&args.round, args.all) {
+        (None, false) => {
+            let index = usize::try_from(args.game - 1).unwrap_or(usize::MAX);
+            match all.into_iter().nth(index) {
+                Some(Ok(g)) => vec![g],
+                Some(Err(e)) => bail!("{name}:{e}"),
+                None => bail!("{name} has no game {}", args.game),
+            }
+        }
+        (round, _) => {
+            let mut chosen = Vec::new();
+            for (i, g) in all.into_iter().enumerate() {
+                match g {
+                    Ok(g) if round.is_none() || g.tag("Round") == round.as_deref() => {
+                        chosen.push(g)
+                    }
+                    Ok(_) => {}
+                    Err(e) => eprintln!("{name}: game {} left out: {e}", i + 1),
+                }
+            }
+            // Forfeits and unplayed pairings have nothing to review.
+            chosen.retain(|g| !g.line.moves.is_empty());
+            if chosen.is_empty() {
+                bail!(
+                    "{name} has no game with moves{}",
+                    match round {
+                        Some(r) => format!(" in round {r}"),
+                        None => String::new(),
+                    }
+                );
+            }
+            chosen
+        }
     };
-    let variant = game.variant;
+    let variant = games[0].variant;
     let dir = args
         .tablebases
+        .clone()
         .unwrap_or_else(|| tablebase::default_dir(variant));
     let tables = tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?;
     let threads = args.threads.map_or_else(
@@ -79,51 +114,75 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
         threads,
         hash_mb: usize::from(args.hash),
     };
-    let moves: Vec<Move> = game.line.moves.iter().map(|m| m.mv).collect();
-    let report = if args.json {
-        Report::Quiet
-    } else {
-        Report::for_stdout()
-    };
-    let started = Instant::now();
-    let mut bar: Option<Progress> = None;
-    let cancel = AtomicBool::new(false);
-    let result = review::review(
-        game.start,
-        &moves,
-        tables.clone(),
-        settings,
-        &mut |done, total| {
-            let b = bar.get_or_insert_with(|| Progress::start(report, "review", total as u64));
-            if done > 0 {
-                b.inc(1);
-            }
-        },
-        &cancel,
-    )?;
-    let elapsed = started.elapsed();
-    if let Some(b) = bar {
-        b.finish(&format!("{} positions", result.values.len()));
-    }
     let how = match args.depth {
         Some(d) => format!("depth {d} a position"),
         None => format!("{} s a position", args.time),
     };
     let annotator = format!("draughts review, {how}");
+    let report = if args.json {
+        Report::Quiet
+    } else {
+        Report::for_stdout()
+    };
+    let everything = Instant::now();
+    let mut annotated = Vec::new();
+    let mut reports = Vec::new();
+    for (i, game) in games.iter().enumerate() {
+        let tables = tables.clone().filter(|t| t.variant() == game.variant);
+        let label = match games.len() {
+            1 => "review".to_string(),
+            n => format!("game {}/{n}", i + 1),
+        };
+        let moves: Vec<Move> = game.line.moves.iter().map(|m| m.mv).collect();
+        let started = Instant::now();
+        let mut bar: Option<Progress> = None;
+        let cancel = AtomicBool::new(false);
+        let result = review::review(
+            game.start,
+            &moves,
+            tables.clone(),
+            settings,
+            &mut |done, total| {
+                let b = bar.get_or_insert_with(|| Progress::start(report, &label, total as u64));
+                if done > 0 {
+                    b.inc(1);
+                }
+            },
+            &cancel,
+        )?;
+        let elapsed = started.elapsed();
+        if let Some(b) = bar {
+            b.finish(&format!("{} positions", result.values.len()));
+        }
+        if args.json {
+            reports.push(json_report(game, &result, &how, elapsed, tables.as_deref()));
+        } else {
+            if i > 0 {
+                println!();
+            }
+            print_report(game, &result, &how, threads, elapsed, tables.as_deref());
+        }
+        annotated.push(review::annotate(game, &result, &annotator));
+    }
     if let Some(out) = &args.out {
-        let annotated = review::annotate(&game, &result, &annotator);
-        draughts::config::write_atomic(out, write_game(&annotated).as_bytes())
+        draughts::config::write_atomic(out, pdn::write_games(&annotated).as_bytes())
             .with_context(|| out.display().to_string())?;
     }
     if args.json {
-        println!(
-            "{}",
-            json_report(&game, &result, &how, elapsed, tables.as_deref())
-        );
+        match reports.len() {
+            1 => println!("{}", reports.remove(0)),
+            _ => println!("{}", Value::Array(reports)),
+        }
     } else {
-        print_report(&game, &result, &how, threads, elapsed, tables.as_deref());
+        if games.len() > 1 {
+            println!(
+                "\n{} games reviewed in {:.1} s",
+                games.len(),
+                everything.elapsed().as_secs_f64()
+            );
+        }
         if let Some(out) = &args.out {
-            println!("Annotated game written to {}", out.display());
+            println!("Annotated games written to {}", out.display());
         }
     }
     Ok(ExitCode::SUCCESS)
