@@ -851,6 +851,40 @@ fn analysis_shows_what_the_tablebases_say() {
 }
 
 #[test]
+fn the_verdict_key_gives_the_arbiters_decision_with_the_move_limits() {
+    let v = Variant::International;
+    let dir = crate::tablebase::tests::tables(v).dir();
+    let tb = crate::tablebase::open_if_present(dir, v)
+        .expect("tables open")
+        .expect("tables present");
+    let mut app = game_app(GameSetup {
+        start: Some(parse_fen("W:WK47,K48:BK3", v).expect("test FEN")),
+        tablebase: Some(tb),
+        ..GameSetup::new(v)
+    });
+    press(&mut app, KeyCode::Char('v'), secs(0.5));
+    let m = message(&app);
+    assert!(
+        m.starts_with("Verdict: draw: no side can force a win"),
+        "{m}"
+    );
+    assert!(
+        m.contains("5-move rule (FMJD 6.4): 5 moves each left"),
+        "{m}"
+    );
+    type_line(&mut app, ":verdict", secs(2.0));
+    assert_eq!(message(&app), m);
+    // Without tables there is no verdict, and the message says why.
+    let mut app = game_app(GameSetup::new(v));
+    press(&mut app, KeyCode::Char('v'), secs(0.5));
+    assert!(
+        message(&app).contains("No tablebases loaded"),
+        "{}",
+        message(&app)
+    );
+}
+
+#[test]
 fn the_club_server_shows_who_is_online() {
     let lobby = std::sync::Arc::new(crate::lobby::Lobby::default());
     let mut app = fresh();

@@ -80,6 +80,10 @@ pub const HELP: &[(&str, &str)] = &[
         "r / :review [secs|off]",
         "judge every move: graph, errors, better moves",
     ),
+    (
+        "v / :verdict",
+        "the arbiter's verdict: tables and move limits",
+    ),
     ("PgUp PgDn", "scroll the move list"),
     (
         ":draw :accept :decline",

@@ -78,6 +78,7 @@ impl PlayScreen {
                 config.numbers = !config.numbers;
                 return Action::SaveConfig;
             }
+            KeyCode::Char('v') => p.message = p.verdict_message(),
             KeyCode::Char('r') => {
                 let time = p.review.is_none().then_some(Duration::from_secs(1));
                 p.message = p.start_review(time, remote);
@@ -194,6 +195,7 @@ impl PlayScreen {
                     _ => "Usage: :analyse [hub:<engine command>|off]".into(),
                 },
             },
+            "verdict" | "adjudicate" => p.verdict_message(),
             "review" => match arg {
                 "off" => p.start_review(None, remote),
                 "" => p.start_review(Some(Duration::from_secs(1)), remote),

@@ -306,6 +306,37 @@ impl PlayScreen {
         })
     }
 
+    /// The arbiter's verdict on the shown position under the rules, with the move counts of the
+    /// game up to it (what `draughts adjudicate` says), as a message.
+    pub fn verdict_message(&self) -> String {
+        let Some(tb) = self.live.options().tablebase.as_ref() else {
+            return "No tablebases loaded: a verdict needs them (Settings: tablebases)".into();
+        };
+        let game = self.live.game();
+        let ply = self.view.unwrap_or(game.moves().len());
+        let mut shown = Game::from_position(*game.start());
+        for mv in &game.moves()[..ply.min(game.moves().len())] {
+            if shown.play(mv).is_err() {
+                break;
+            }
+        }
+        match crate::play::verdict::verdict(&shown, tb) {
+            Ok(Some(v)) => {
+                let limits: Vec<String> = v.limits.iter().map(ToString::to_string).collect();
+                match limits.is_empty() {
+                    true => format!("Verdict: {}", v.decision),
+                    false => format!("Verdict: {} — {}", v.decision, limits.join("; ")),
+                }
+            }
+            Ok(None) => format!(
+                "No verdict: the tables hold up to {} pieces; this position has {}",
+                tb.max_pieces(),
+                shown.position().piece_count()
+            ),
+            Err(e) => format!("No verdict: {e}"),
+        }
+    }
+
     /// The side whose requests the keyboard makes: the one human, or the side to move.
     pub fn actor(&self) -> Color {
         if let Some(c) = self.table.as_ref().and_then(|s| s.color()) {
