@@ -786,7 +786,11 @@ fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
         "{}",
         message(&app)
     );
-    assert!(render(&mut app, 120, 40, secs(1.0)).contains("Reviewing…"));
+    let text = render(&mut app, 120, 40, secs(1.0));
+    assert!(
+        text.contains("Reviewing…") && text.contains('%'),
+        "a progress bar: {text}"
+    );
     let started = std::time::Instant::now();
     while screen(&app).review.as_ref().is_some_and(|r| r.running()) {
         assert!(started.elapsed() < Duration::from_secs(60), "no review");

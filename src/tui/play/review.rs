@@ -13,7 +13,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::symbols::Marker;
 use ratatui::text::Line;
-use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, LineGauge, Paragraph};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -153,8 +153,20 @@ impl ReviewPanel {
                     progress.done.load(Ordering::Relaxed),
                     progress.total.load(Ordering::Relaxed),
                 );
+                let [words, bar] =
+                    Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
                 let text = format!("Reviewing… {done}/{total} positions (:review off to stop)");
-                frame.render_widget(Paragraph::new(text), inner);
+                frame.render_widget(Paragraph::new(text), words);
+                let ratio = if total == 0 {
+                    0.0
+                } else {
+                    done as f64 / total as f64
+                };
+                let gauge = LineGauge::default()
+                    .ratio(ratio.clamp(0.0, 1.0))
+                    .filled_symbol(if ascii { "#" } else { "━" })
+                    .unfilled_symbol(if ascii { "." } else { "─" });
+                frame.render_widget(gauge, bar);
                 return;
             }
             State::Failed(e) => {
