@@ -811,6 +811,21 @@ fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
         text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
         "a Braille graph: {text}"
     );
+    // Saved, the record carries the review and reads back unchanged.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("reviewed.pdn");
+    type_line(&mut app, &format!(":save {}", file.display()), secs(1.0));
+    let saved = std::fs::read_to_string(&file).expect("the record was saved");
+    assert!(saved.contains("2. 33-29 $4"), "{saved}");
+    assert!(saved.contains("[%eval "), "{saved}");
+    assert!(
+        saved.contains("[Annotator \"draughts review, 0.2 s a position\"]"),
+        "{saved}"
+    );
+    let back = read_games(&saved, Variant::International)
+        .remove(0)
+        .expect("the saved record reads");
+    assert_eq!(crate::rules::pdn::write_game(&back), saved);
     type_line(&mut app, ":ascii", secs(1.0));
     let text = render(&mut app, 120, 40, secs(1.0));
     assert!(text.is_ascii() || !text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)));

@@ -44,6 +44,8 @@ pub struct ReviewPanel {
     state: State,
     /// The game reviewed: its start and moves (a review of another game is not shown).
     game: (Position, Vec<Move>),
+    /// Time for each position.
+    time: Duration,
 }
 
 impl ReviewPanel {
@@ -88,7 +90,13 @@ impl ReviewPanel {
                 result: rx,
             },
             game: (start, moves.to_vec()),
+            time,
         }
+    }
+
+    /// Who annotated a record with this review, for its Annotator tag.
+    pub fn annotator(&self) -> String {
+        format!("draughts review, {} s a position", self.time.as_secs_f64())
     }
 
     /// Takes in the finished review; the message for the players when it just finished.

@@ -599,7 +599,14 @@ impl PlayScreen {
             Some(p) => p,
             None => games_dir.join(self.file_name()),
         };
-        let text = write_game(&self.live.pdn());
+        let mut pdn = self.live.pdn();
+        // A finished review of this game goes into the record: comments, signs, better moves.
+        if let Some(panel) = self.current_review()
+            && let Some(r) = panel.review()
+        {
+            pdn = crate::play::review::annotate(&pdn, r, &panel.annotator());
+        }
+        let text = write_game(&pdn);
         write_atomic(&path, text.as_bytes())
             .map_err(|e| format!("could not save {}: {e}", path.display()))?;
         self.saved = Some(path.clone());
