@@ -1,7 +1,9 @@
 //! Laws of the rules core checked on random legal games, and parsers fed random input.
 
 use draughts::rules::game::Game;
-use draughts::rules::notation::{long_text, move_text, move_texts, parse_fen, parse_move, to_fen};
+use draughts::rules::notation::{
+    line_texts, long_text, move_text, move_texts, parse_fen, parse_move, to_fen,
+};
 use draughts::rules::pdn::{PdnGame, read_bytes, read_games, write_game};
 use draughts::rules::perft::perft;
 use draughts::{Color, Kind, Piece, Position, Setup, Variant};
@@ -54,6 +56,26 @@ proptest! {
             for (mv, text) in &all {
                 prop_assert_eq!(text, &move_text(pos, mv));
             }
+        }
+    }
+
+    #[test]
+    fn a_lines_texts_are_its_moves_texts_up_to_the_first_illegal_move(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..120)
+    ) {
+        let game = random_game(v, &choices);
+        let start = game.start();
+        let texts: Vec<String> = game
+            .positions()
+            .zip(game.moves())
+            .map(|(pos, mv)| move_text(pos, mv))
+            .collect();
+        prop_assert_eq!(&line_texts(start, game.moves()), &texts);
+        // A move repeated where it is no longer legal ends the line there.
+        if let Some(first) = game.moves().first() {
+            let mut line = game.moves()[..1].to_vec();
+            line.push(*first);
+            prop_assert_eq!(line_texts(start, &line), texts[..1].to_vec());
         }
     }
 

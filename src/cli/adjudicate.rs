@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use draughts::engine::{Limits, Searcher, score_words};
 use draughts::play::verdict::{Decision, Verdict, verdict};
 use draughts::rules::game::{Game, MoveLimit};
-use draughts::rules::notation::{move_text, parse_fen, to_fen};
+use draughts::rules::notation::{line_texts, parse_fen, to_fen};
 use draughts::rules::pdn::{PdnGame, write_game};
 use draughts::tablebase::{self, Dtw};
 use draughts::{Color, Move, Position, Variant};
@@ -187,16 +187,7 @@ fn value_words(value: Dtw, to_move: Color) -> String {
 
 /// Moves from `pos` in move text.
 fn line_words(pos: &Position, moves: &[Move]) -> String {
-    let mut p = *pos;
-    moves
-        .iter()
-        .map(|m| {
-            let t = move_text(&p, m);
-            p = p.play(m);
-            t
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    line_texts(pos, moves).join(" ")
 }
 
 fn limit_json(l: &MoveLimit) -> Value {

@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use draughts::bounded;
 use draughts::engine::score_words;
 use draughts::play::review::{self, Judgement, PositionValue, Review, Settings, Source};
-use draughts::rules::notation::move_text;
+use draughts::rules::notation::{line_texts, move_text};
 use draughts::rules::pdn::{self, PdnGame};
 use draughts::tablebase::progress::{Progress, Report};
 use draughts::tablebase::{self, Tablebase};
@@ -190,25 +190,14 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
 
 /// The move number and dots of the ply `ply` of a game from `start` (`12.` or `12...`).
 fn number(start: &Position, ply: usize) -> String {
+    let n = pdn::move_number(start, ply);
     let first = start.variant().rules().first_player;
-    let offset = usize::from(start.side_to_move() != first);
-    let n = (ply + offset) / 2 + 1;
-    if (ply + offset).is_multiple_of(2) {
+    let first_moves = ply.is_multiple_of(2) == (start.side_to_move() == first);
+    if first_moves {
         format!("{n}.")
     } else {
         format!("{n}...")
     }
-}
-
-/// The positions before each move, the start's first.
-fn positions(review: &Review) -> Vec<Position> {
-    let mut pos = review.start;
-    let mut out = vec![pos];
-    for r in &review.moves {
-        pos = pos.play(&r.mv);
-        out.push(pos);
-    }
-    out
 }
 
 /// A position's value in words, from White's side, with where it comes from.
@@ -271,7 +260,7 @@ fn print_report(
         )),
         elapsed.as_secs_f64()
     );
-    let positions = positions(review);
+    let positions = review.positions();
     for r in &review.moves {
         let pos = &positions[r.ply];
         let (before, after) = (&review.values[r.ply], &review.values[r.ply + 1]);
@@ -332,20 +321,8 @@ fn json_report(
     elapsed: Duration,
     tables: Option<&Tablebase>,
 ) -> Value {
-    let positions = positions(review);
+    let positions = review.positions();
     let side = |c: Color| c.to_string().to_lowercase();
-    let line_text = |pos: &Position, line: &[Move]| {
-        let mut p = *pos;
-        let mut words = Vec::new();
-        for m in line {
-            if !p.legal_moves().iter().any(|l| l == m) {
-                break;
-            }
-            words.push(move_text(&p, m));
-            p = p.play(m);
-        }
-        words.join(" ")
-    };
     let moves: Vec<Value> = review
         .moves
         .iter()
@@ -361,7 +338,7 @@ fn json_report(
                 "after": review::eval_text(after.white_score()),
                 "exact": after.is_exact(),
                 "best": before.best().map(|b| move_text(pos, &b)),
-                "line": line_text(pos, &before.line),
+                "line": line_texts(pos, &before.line).join(" "),
                 "loss": (r.loss * 1000.0).round() / 1000.0,
                 "judgement": r.judgement.name(),
                 "nag": r.judgement.nag(),

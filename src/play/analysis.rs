@@ -6,7 +6,7 @@ use crate::engine::search::{Info, Limits, Searcher};
 use crate::hub::client::HubEngine;
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
-use crate::rules::notation::move_text;
+use crate::rules::notation::{line_texts, move_text};
 use crate::tablebase::Tablebase;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,16 +64,7 @@ pub struct Analysis {
 
 /// A search's progress report as a line of analysis of `root`.
 pub fn builtin_report(info: &Info, root: &Position) -> Report {
-    let mut pos = *root;
-    let pv = info
-        .pv
-        .iter()
-        .map(|m| {
-            let t = move_text(&pos, m);
-            pos = pos.play(m);
-            t
-        })
-        .collect();
+    let pv = line_texts(root, &info.pv);
     Report {
         depth: info.depth,
         score: crate::engine::score_words(info.score),

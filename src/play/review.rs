@@ -20,7 +20,7 @@ use crate::play::verdict::{Decision, verdict};
 use crate::rules::board::Position;
 use crate::rules::game::Game;
 use crate::rules::moves::Move;
-use crate::rules::notation::move_text;
+use crate::rules::notation::line_texts;
 use crate::rules::pdn::{Line, PdnGame, PdnMove};
 use crate::rules::piece::Color;
 use crate::tablebase::{Tablebase, TbError};
@@ -212,6 +212,19 @@ pub struct Review {
     pub moves: Vec<MoveReview>,
     /// White's and Black's summaries, the first mover's first.
     pub players: [PlayerSummary; 2],
+}
+
+impl Review {
+    /// The positions of the game reviewed, the start's first and the final one's last.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut pos = self.start;
+        let mut out = vec![pos];
+        for r in &self.moves {
+            pos = pos.play(&r.mv);
+            out.push(pos);
+        }
+        out
+    }
 }
 
 /// How hard the review looks at each position.
@@ -553,20 +566,6 @@ pub fn eval_text(white_score: i32) -> String {
     }
 }
 
-/// The move text of a line played from `pos`, stopping at the first move that is not legal.
-fn line_moves(pos: &Position, line: &[Move]) -> Vec<Move> {
-    let mut pos = *pos;
-    let mut out = Vec::new();
-    for mv in line {
-        if !pos.legal_moves().iter().any(|m| m == mv) {
-            break;
-        }
-        out.push(*mv);
-        pos = pos.play(mv);
-    }
-    out
-}
-
 /// The words of a judged move's comment: what it cost and what the tables prove.
 fn verdict_words(r: &MoveReview, before: &PositionValue, after: &PositionValue) -> String {
     let mut words = format!(
@@ -605,18 +604,22 @@ pub fn annotate(pdn: &PdnGame, review: &Review, annotator: &str) -> PdnGame {
             .tags
             .push(("Annotator".to_string(), annotator.to_string())),
     }
-    let mut pos = review.start;
+    let positions = review.positions();
     for (r, m) in review.moves.iter().zip(out.line.moves.iter_mut()) {
+        let pos = positions[r.ply];
         let (before, after) = (&review.values[r.ply], &review.values[r.ply + 1]);
         let mut comment = format!("[%eval {}]", eval_text(after.white_score()));
         if r.judgement.is_error() {
             m.annotations.extend(r.judgement.nag().map(str::to_string));
             comment.push(' ');
             comment.push_str(&verdict_words(r, before, after));
-            let line = line_moves(&pos, &before.line);
-            if let Some(best) = line.first() {
-                comment.push_str(&format!("; best {}", move_text(&pos, best)));
-                let mut moves: Vec<PdnMove> = line.iter().map(|&mv| PdnMove::new(mv)).collect();
+            let texts = line_texts(&pos, &before.line);
+            if let Some(best) = texts.first() {
+                comment.push_str(&format!("; best {best}"));
+                let mut moves: Vec<PdnMove> = before.line[..texts.len()]
+                    .iter()
+                    .map(|&mv| PdnMove::new(mv))
+                    .collect();
                 moves[0]
                     .comments
                     .push(format!("[%eval {}]", eval_text(before.white_score())));
@@ -627,7 +630,6 @@ pub fn annotate(pdn: &PdnGame, review: &Review, annotator: &str) -> PdnGame {
             }
         }
         m.comments.push(comment);
-        pos = pos.play(&r.mv);
     }
     out
 }

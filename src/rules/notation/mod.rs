@@ -145,6 +145,22 @@ pub fn move_text(pos: &Position, mv: &Move) -> String {
     }
 }
 
+/// The texts of a line of moves played from `pos`, up to the first move that is not legal where
+/// it stands (a line from a table or a search is checked, not trusted).
+pub fn line_texts(pos: &Position, line: &[Move]) -> Vec<String> {
+    let mut pos = *pos;
+    let mut out = Vec::new();
+    for mv in line {
+        let legal = pos.legal_moves();
+        if !legal.iter().any(|m| m == mv) {
+            break;
+        }
+        out.push(text_among(legal.as_slice(), mv));
+        pos = pos.play(mv);
+    }
+    out
+}
+
 /// Every legal move of `pos` with its [`move_text`], the moves generated once.
 pub fn move_texts(pos: &Position) -> Vec<(Move, String)> {
     let legal = pos.legal_moves();

@@ -14,7 +14,7 @@ mod write;
 pub use lex::decode;
 pub use read::{MAX_VARIATION_DEPTH, PdnError, read_bytes, read_games};
 pub use record::{GameResult, Line, PdnGame, PdnMove, result_text};
-pub use write::{write_game, write_games};
+pub use write::{move_number, write_game, write_games};
 
 #[cfg(test)]
 mod tests;

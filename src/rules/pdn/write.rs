@@ -55,8 +55,8 @@ impl Wrapper {
     }
 }
 
-/// The move number of the ply played from `pos`, counted from the game's first mover.
-fn number(start: &Position, ply: usize) -> usize {
+/// The move number of the ply `ply` of a game from `start`, counted from the game's first mover.
+pub fn move_number(start: &Position, ply: usize) -> usize {
     let first_offset = usize::from(start.side_to_move() != start.variant().rules().first_player);
     (ply + first_offset) / 2 + 1
 }
@@ -70,7 +70,7 @@ fn write_line(w: &mut Wrapper, start: &Position, from: &Position, first_ply: usi
     let mut need_number = true;
     for (i, m) in line.moves.iter().enumerate() {
         let ply = first_ply + i;
-        let n = number(start, ply);
+        let n = move_number(start, ply);
         let text = move_text(&pos, &m.mv);
         if pos.side_to_move() == first {
             w.word(&format!("{n}. {text}"));

@@ -225,10 +225,7 @@ fn shown_words(r: &Review, shown: usize) -> Vec<Line<'static>> {
             review::eval_text(r.values[0].white_score())
         ))),
         Some(m) => {
-            let mut pos = r.start;
-            for mv in r.moves.iter().take(m.ply) {
-                pos = pos.play(&mv.mv);
-            }
+            let pos = r.positions()[m.ply];
             let (before, after) = (&r.values[m.ply], &r.values[m.ply + 1]);
             let mut text = format!(
                 "{}{} {} → {}",
