@@ -28,7 +28,7 @@ enum Command {
     Play(cli::play::PlayArgs),
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(cli::perft::PerftArgs),
-    /// The club database: members (more to come: ratings, tournaments, games).
+    /// The club database: members, tournaments, games, ratings and the archive.
     Club {
         /// Database file [default: $DRAUGHTS_DB or ~/.local/share/draughts/club.sqlite].
         #[arg(long, global = true, value_name = "FILE")]

@@ -7,6 +7,16 @@ use draughts::rules::pdn::{GameResult, read_games};
 mod tmux;
 use tmux::Tmux;
 
+/// Runs `draughts <args>` with a settings file, and keeps the pane open after it exits.
+fn draughts(config: &std::path::Path, args: &str, width: u16, height: u16) -> Tmux {
+    let command = format!(
+        "env DRAUGHTS_CONFIG={} {} {args}; echo EXITED; sleep 60",
+        config.display(),
+        env!("CARGO_BIN_EXE_draughts"),
+    );
+    Tmux::start(&command, width, height)
+}
+
 #[test]
 fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -54,7 +64,7 @@ fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
     // The saved file opens in the TUI too.
     drop(tmux);
     let args = format!("play --pdn {}", files[0].display());
-    let tmux = Tmux::draughts(&config, &args, 100, 30);
+    let tmux = draughts(&config, &args, 100, 30);
     tmux.wait_for("Loaded 3 moves");
     tmux.keys(&["}"]);
     let screen = tmux.wait_for("Ply 3 of 3");
@@ -65,7 +75,7 @@ fn play_moves_offer_and_accept_a_draw_and_the_pdn_is_saved() {
 #[test]
 fn no_arguments_open_the_home_screen() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let tmux = Tmux::draughts(&dir.path().join("none.toml"), "", 80, 24);
+    let tmux = draughts(&dir.path().join("none.toml"), "", 80, 24);
     tmux.wait_for("New game");
     tmux.keys(&["Enter"]);
     tmux.wait_for("Tournament conditions");
@@ -80,7 +90,7 @@ fn no_arguments_open_the_home_screen() {
 #[test]
 fn a_tiny_terminal_asks_to_be_enlarged() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let tmux = Tmux::draughts(&dir.path().join("none.toml"), "play", 40, 10);
+    let tmux = draughts(&dir.path().join("none.toml"), "play", 40, 10);
     tmux.wait_for("enlarge");
 }
 
@@ -89,7 +99,7 @@ fn a_malformed_settings_file_is_reported_and_left_alone() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("config.toml");
     std::fs::write(&config, "theme = \"plaid\"\n").expect("config file");
-    let tmux = Tmux::draughts(&config, "", 100, 30);
+    let tmux = draughts(&config, "", 100, 30);
     tmux.wait_for("Settings file problem");
     tmux.keys(&["s"]);
     tmux.wait_for("Theme");

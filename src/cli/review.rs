@@ -17,6 +17,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Arguments of `draughts review`.
+/// The time a position gets at most when only a depth is asked for: a deep search of a quiet
+/// middlegame can take minutes, and a review of a long game must still end.
+const DEPTH_CAP_SECONDS: f64 = 60.0;
+
 #[derive(clap::Args)]
 pub(crate) struct ReviewArgs {
     /// The PDN file.
@@ -30,10 +34,11 @@ pub(crate) struct ReviewArgs {
     /// Every game of the file whose Round tag is this (a round of `tournament export`).
     #[arg(long, conflicts_with_all = ["game", "all"])]
     round: Option<String>,
-    /// Seconds of search for each position.
-    #[arg(long, default_value_t = 1.0, conflicts_with = "depth")]
-    time: f64,
-    /// Depth of search for each position instead of a time (the same review every run).
+    /// Seconds of search for each position [default: 1; with --depth, a cap of 60].
+    #[arg(long)]
+    time: Option<f64>,
+    /// Depth of search for each position (the same review every run); with --time, whichever
+    /// comes first. Without --time a position gets at most 60 s, so no review runs unbounded.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=60))]
     depth: Option<u32>,
     /// Positions searched at once [default: the machine's cores].
@@ -107,16 +112,24 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    let time = Duration::from_secs_f64(args.time.clamp(0.01, 3600.0));
+    let seconds = match (args.time, args.depth) {
+        (Some(t), _) => t,
+        (None, Some(_)) => DEPTH_CAP_SECONDS,
+        (None, None) => 1.0,
+    };
+    if !seconds.is_finite() {
+        anyhow::bail!("--time must be a number of seconds");
+    }
     let settings = Settings {
-        time: args.depth.is_none().then_some(time),
+        time: Some(Duration::from_secs_f64(seconds.clamp(0.01, 3600.0))),
         depth: args.depth,
         threads,
         hash_mb: usize::from(args.hash),
     };
-    let how = match args.depth {
-        Some(d) => format!("depth {d} a position"),
-        None => format!("{} s a position", args.time),
+    let how = match (args.depth, args.time) {
+        (Some(d), None) => format!("depth {d} a position"),
+        (Some(d), Some(t)) => format!("depth {d} or {t} s a position"),
+        (None, _) => format!("{seconds} s a position"),
     };
     let annotator = format!("draughts review, {how}");
     let report = if args.json {
@@ -188,18 +201,6 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The move number and dots of the ply `ply` of a game from `start` (`12.` or `12...`).
-fn number(start: &Position, ply: usize) -> String {
-    let n = pdn::move_number(start, ply);
-    let first = start.variant().rules().first_player;
-    let first_moves = ply.is_multiple_of(2) == (start.side_to_move() == first);
-    if first_moves {
-        format!("{n}.")
-    } else {
-        format!("{n}...")
-    }
-}
-
 /// A position's value in words, from White's side, with where it comes from.
 fn value_words(v: &PositionValue) -> String {
     let text = review::eval_text(v.white_score());
@@ -227,7 +228,7 @@ fn player_line(review: &Review, positions: &[Position], side: Color) -> String {
         let r = &review.moves[ply];
         line.push_str(&format!(
             "; turning point {} {}{} ({} → {})",
-            number(&review.start, ply),
+            review::move_label(&review.start, ply),
             move_text(&positions[ply], &r.mv),
             r.judgement.sign().unwrap_or(""),
             review::eval_text(review.values[ply].white_score()),
@@ -266,7 +267,7 @@ fn print_report(
         let (before, after) = (&review.values[r.ply], &review.values[r.ply + 1]);
         let mut line = format!(
             "{:>7} {:<12} {:>16}",
-            number(&review.start, r.ply),
+            review::move_label(&review.start, r.ply),
             format!(
                 "{}{}",
                 move_text(pos, &r.mv),
@@ -331,7 +332,7 @@ fn json_report(
             let (before, after) = (&review.values[r.ply], &review.values[r.ply + 1]);
             json!({
                 "ply": r.ply,
-                "number": number(&review.start, r.ply),
+                "number": review::move_label(&review.start, r.ply),
                 "side": side(r.side),
                 "move": move_text(pos, &r.mv),
                 "before": review::eval_text(before.white_score()),
@@ -360,7 +361,7 @@ fn json_report(
                 "blunders": p.blunders,
                 "turning_point": p.turning_point.map(|ply| json!({
                     "ply": ply,
-                    "number": number(&review.start, ply),
+                    "number": review::move_label(&review.start, ply),
                     "move": move_text(&positions[ply], &review.moves[ply].mv),
                 })),
             })

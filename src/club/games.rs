@@ -148,6 +148,67 @@ pub fn import(store: &mut Store, which: &str, text: &str) -> Result<usize, ClubE
     Ok(games.len())
 }
 
+/// The recorded games of a round, in board order: each pairing with its record (games without
+/// a stored record, byes and forfeits are left out).
+pub fn round_records(
+    store: &Store,
+    which: &str,
+    round: u32,
+) -> Result<Vec<(Pairing, PdnGame)>, ClubError> {
+    let t = tournament::find(store, which)?;
+    let mut out = Vec::new();
+    for p in tournament::pairings(store, which, Some(round))? {
+        if p.black.is_none() || p.forfeit {
+            continue;
+        }
+        let Some(text) = tournament::game_pdn(store, p.id)? else {
+            continue;
+        };
+        let game = read_games(&text, t.variant)
+            .into_iter()
+            .next()
+            .ok_or_else(|| ClubError::BadInput(format!("board {}: the record is empty", p.board)))?
+            .map_err(|e| ClubError::BadInput(format!("board {}: {e}", p.board)))?;
+        out.push((p, game));
+    }
+    Ok(out)
+}
+
+/// Replaces the record of a game that has one by an annotated copy of it (a review written in):
+/// the moves and the result must be the record's own, so the result stays what it was.
+pub fn annotate_record(store: &mut Store, game: i64, annotated: &PdnGame) -> Result<(), ClubError> {
+    let Some(text) = tournament::game_pdn(store, game)? else {
+        return Err(ClubError::Refused(format!(
+            "game {game} has no record to annotate"
+        )));
+    };
+    let stored = read_games(&text, annotated.variant)
+        .into_iter()
+        .next()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ClubError::BadInput(format!("game {game}: the stored record does not read"))
+        })?;
+    let moves = |g: &PdnGame| g.line.moves.iter().map(|m| m.mv).collect::<Vec<_>>();
+    if stored.start != annotated.start
+        || moves(&stored) != moves(annotated)
+        || stored.result != annotated.result
+    {
+        return Err(ClubError::Refused(format!(
+            "game {game}: the annotated record is not the same game"
+        )));
+    }
+    let text = write_game(annotated);
+    store.write("annotate game", |tx| {
+        tx.execute(
+            "UPDATE games SET pdn = ?1 WHERE id = ?2",
+            rusqlite::params![text, game],
+        )
+        .map_err(super::store::db)?;
+        Ok(((), format!("game {game}: review written into the record")))
+    })
+}
+
 /// A recorded game in the archive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Archived {
@@ -257,6 +318,45 @@ mod tests {
         tournament::enter(&mut s, "Cup", &who).unwrap();
         tournament::pair_next(&mut s, "Cup").unwrap();
         (dir, s)
+    }
+
+    #[test]
+    fn round_records_and_annotated_records() {
+        let (_d, mut s) = event();
+        assert!(round_records(&s, "Cup", 1).unwrap().is_empty());
+        let file = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
+        import(&mut s, "Cup", file).unwrap();
+        let games = round_records(&s, "Cup", 1).unwrap();
+        assert_eq!(games.len(), 1, "Bob – Cor has no record yet");
+        let (p, game) = &games[0];
+        assert_eq!((p.white.as_str(), p.board), ("Ann", 1));
+        let mut annotated = game.clone();
+        annotated.line.moves[1]
+            .comments
+            .push("[%eval +1.00] a mistake".into());
+        annotated.line.moves[1].annotations.push("$2".into());
+        annotate_record(&mut s, p.id, &annotated).unwrap();
+        let (_, back) = &round_records(&s, "Cup", 1).unwrap()[0];
+        assert_eq!(back.line.moves[1].comments, ["[%eval +1.00] a mistake"]);
+        assert_eq!(back.line.moves[1].annotations, ["$2"]);
+        assert_eq!(
+            tournament::pairings(&s, "Cup", Some(1)).unwrap()[0].result,
+            Some(Outcome::WhiteWins),
+            "the result stays"
+        );
+        // Another game is refused, and the record stays as it was.
+        let mut other = game.clone();
+        other.line.moves.pop();
+        let e = annotate_record(&mut s, p.id, &other).unwrap_err();
+        assert!(e.to_string().contains("not the same game"), "{e}");
+        let (_, still) = &round_records(&s, "Cup", 1).unwrap()[0];
+        assert_eq!(still.line.moves.len(), 4);
+        assert_eq!(still.line.moves[1].annotations, ["$2"]);
+        let bob_cor = tournament::pairings(&s, "Cup", Some(1)).unwrap()[1].id;
+        assert!(
+            annotate_record(&mut s, bob_cor, game).is_err(),
+            "no record to annotate"
+        );
     }
 
     #[test]

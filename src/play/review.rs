@@ -15,6 +15,8 @@
 //! and working back from its end, so that what a later position taught its table helps the one
 //! before; a forced position takes its value from the position after it without a search.
 
+pub mod background;
+
 use crate::engine::search::{Limits, MATE, Searcher, TB_WIN, is_decisive};
 use crate::play::verdict::{Decision, verdict};
 use crate::rules::board::Position;
@@ -215,6 +217,21 @@ pub struct Review {
 }
 
 impl Review {
+    /// Both players' accuracy and counts of errors in a line, the first mover first:
+    /// `White 93% (0?! 1? 0??), Black 97% (0?! 0? 0??)`.
+    pub fn summary(&self) -> String {
+        self.players
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {:.0}% ({}?! {}? {}??)",
+                    p.side, p.accuracy, p.inaccuracies, p.mistakes, p.blunders
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The positions of the game reviewed, the start's first and the final one's last.
     pub fn positions(&self) -> Vec<Position> {
         let mut pos = self.start;
@@ -238,6 +255,19 @@ pub struct Settings {
     pub threads: usize,
     /// Transposition table of each thread, in MB.
     pub hash_mb: usize,
+}
+
+impl Settings {
+    /// `time` a position on `threads` threads, with the 32 MB table a thread that a screen's
+    /// background review uses.
+    pub fn timed(time: Duration, threads: usize) -> Settings {
+        Settings {
+            time: Some(time),
+            depth: None,
+            threads,
+            hash_mb: 32,
+        }
+    }
 }
 
 /// Why a review did not finish.
@@ -591,6 +621,18 @@ fn verdict_words(r: &MoveReview, before: &PositionValue, after: &PositionValue) 
         ));
     }
     words
+}
+
+/// The move number and dots of the ply `ply` of a game from `start` (`12.` or `12...`).
+pub fn move_label(start: &Position, ply: usize) -> String {
+    let n = crate::rules::pdn::move_number(start, ply);
+    let first = start.variant().rules().first_player;
+    let first_moves = ply.is_multiple_of(2) == (start.side_to_move() == first);
+    if first_moves {
+        format!("{n}.")
+    } else {
+        format!("{n}...")
+    }
 }
 
 /// The game with the review written in: a `%eval` comment after every reviewed move (from

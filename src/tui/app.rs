@@ -30,6 +30,13 @@ pub const FRAME: Duration = Duration::from_millis(100);
 /// online): changes that matter at once wake the session instead.
 pub const IDLE: Duration = Duration::from_secs(1);
 
+/// How often the club screen redraws while a round is reviewed, for its progress bar.
+const REVIEW_FRAME: Duration = Duration::from_millis(250);
+
+/// The time each position of a round's games gets when the round is reviewed from the club
+/// screen: a 20-board round takes about a quarter of an hour on two cores.
+const ROUND_REVIEW_TIME: Duration = Duration::from_secs(1);
+
 /// Which screen is shown.
 pub enum Screen {
     /// The home menu with its highlighted row.
@@ -154,6 +161,9 @@ impl App {
         if let Screen::Play(p) = &mut self.screen {
             p.tick(now, &games_dir);
         }
+        if let Screen::Club(c) = &mut self.screen {
+            c.tick();
+        }
         self.record_pairing();
     }
 
@@ -164,6 +174,7 @@ impl App {
     pub fn refresh_in(&self, now: Tick) -> Duration {
         let within = match &self.screen {
             Screen::Play(p) => p.changes_within(now),
+            Screen::Club(c) if c.reviewing() => Some(REVIEW_FRAME),
             _ => None,
         };
         within.map_or(IDLE, |d| d.clamp(FRAME, IDLE))
@@ -272,6 +283,19 @@ impl App {
                 ClubAction::None => {}
                 ClubAction::Home => self.screen = Screen::Home(2),
                 ClubAction::Play(pairing) => self.play_pairing(pairing, now),
+                ClubAction::ReviewRound { tournament, round } => {
+                    self.review_round(tournament, round);
+                }
+                ClubAction::ReplayReviewed {
+                    record,
+                    review,
+                    time,
+                } => {
+                    self.start_record(*record, now);
+                    if let Screen::Play(p) = &mut self.screen {
+                        p.show_review(*review, time);
+                    }
+                }
                 ClubAction::Replay(text) => {
                     let variant = self.config.variant;
                     if let Some(Ok(pdn)) = crate::rules::pdn::read_games(&text, variant)
@@ -458,6 +482,30 @@ impl App {
             }
             Screen::Home(_) => self.quit = true,
             _ => self.screen = Screen::Home(0),
+        }
+    }
+
+    /// Reviews a tournament round's recorded games from the club screen: with the variant's
+    /// tablebases when present, on all cores (one over SSH, where other sessions share them).
+    fn review_round(&mut self, tournament: i64, round: u32) {
+        let Screen::Club(c) = &mut self.screen else {
+            return;
+        };
+        let variant = crate::club::tournament::find(&c.store, &tournament.to_string())
+            .map_or(self.config.variant, |t| t.variant);
+        let (tables, problem) =
+            match crate::tablebase::open_if_present(&self.config.tablebase_dir(variant), variant) {
+                Ok(t) => (t, None),
+                Err(e) => (None, Some(e)),
+            };
+        let threads = if self.remote {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        };
+        c.start_round_review(tournament, round, tables, ROUND_REVIEW_TIME, threads);
+        if let Some(e) = problem {
+            c.message = format!("{} (tablebases not used: {e})", c.message);
         }
     }
 

@@ -85,7 +85,10 @@ fn screen(app: &App) -> &PlayScreen {
 }
 
 fn message(app: &App) -> String {
-    screen(app).message.clone()
+    match &app.screen {
+        Screen::Club(c) => c.message.clone(),
+        _ => screen(app).message.clone(),
+    }
 }
 
 #[test]
@@ -624,34 +627,50 @@ fn blocked_pieces_lose() {
     assert_eq!(clock.remaining(Color::White, secs(100.0)), secs(300.0));
 }
 
-#[test]
-fn club_screens_pair_record_and_play_a_pairing() {
+/// A club database with these members entered in a round robin "name" (International, 2-1-0,
+/// Sonneborn-Berger), `time_control` its clock and `rated` whether it counts for ratings; the
+/// store stays open for the test to go on.
+fn club_with(
+    db: &std::path::Path,
+    players: &[&str],
+    name: &str,
+    time_control: Option<&str>,
+    rated: bool,
+) -> crate::club::Store {
     use crate::club::members::{self, MemberFields};
     use crate::club::tiebreak::TieBreak;
     use crate::club::tournament::{self, NewTournament, System};
+    let mut store = crate::club::Store::open(db).expect("database");
+    for n in players {
+        members::add(&mut store, n, &MemberFields::default()).expect("member");
+    }
+    let new = NewTournament {
+        name,
+        system: System::RoundRobin,
+        variant: Variant::International,
+        time_control,
+        scoring: "2-1-0".parse().expect("scoring"),
+        rated,
+        tiebreaks: vec![TieBreak::SonnebornBerger],
+    };
+    tournament::create(&mut store, &new).expect("tournament");
+    let who: Vec<String> = players.iter().map(|s| s.to_string()).collect();
+    tournament::enter(&mut store, name, &who).expect("entries");
+    store
+}
+
+#[test]
+fn club_screens_pair_record_and_play_a_pairing() {
+    use crate::club::tournament;
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("club.sqlite");
-    {
-        let mut store = crate::club::Store::open(&db).expect("database");
-        for n in ["Ann", "Bob", "Cor", "Dirk"] {
-            members::add(&mut store, n, &MemberFields::default()).expect("member");
-        }
-        let new = NewTournament {
-            name: "Club Cup",
-            system: System::RoundRobin,
-            variant: Variant::International,
-            time_control: Some("5m+3s"),
-            scoring: "2-1-0".parse().expect("scoring"),
-            rated: true,
-            tiebreaks: vec![TieBreak::SonnebornBerger],
-        };
-        tournament::create(&mut store, &new).expect("tournament");
-        let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        tournament::enter(&mut store, "Club Cup", &who).expect("entries");
-    }
+    club_with(
+        &db,
+        &["Ann", "Bob", "Cor", "Dirk"],
+        "Club Cup",
+        Some("5m+3s"),
+        true,
+    );
     let mut app = fresh();
     app.club_db = Some(db.clone());
     press(&mut app, KeyCode::Char('c'), Duration::ZERO);
@@ -726,6 +745,142 @@ fn club_screens_pair_record_and_play_a_pairing() {
     assert!(
         pdn.contains("[Event \"Club Cup\"]") && pdn.contains("1. 32-28"),
         "{pdn}"
+    );
+}
+
+#[test]
+fn a_round_is_reviewed_from_the_club_screen_and_its_games_open_with_their_review() {
+    use crate::club::tournament;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    {
+        let mut store = club_with(&db, &["Ann", "Bob", "Cor", "Dirk"], "Club Cup", None, false);
+        tournament::pair_next(&mut store, "Club Cup").expect("round 1");
+        // Round 1 (Berger, 4): Ann–Dirk, where Black blunders a man, and Bob–Cor.
+        let games = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n\
+                     1. 32-28 18-22 2. 33-29 2-0\n\n\
+                     [Round \"1\"]\n[White \"Bob\"]\n[Black \"Cor\"]\n[Result \"1-1\"]\n1. 33-29 1-1\n";
+        crate::club::games::import(&mut store, "Club Cup", games).expect("records");
+    }
+    let mut app = fresh();
+    app.club_db = Some(db.clone());
+    press(&mut app, KeyCode::Char('c'), Duration::ZERO);
+    press(&mut app, KeyCode::Tab, Duration::ZERO);
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    let text = render(&mut app, 110, 32, Duration::ZERO);
+    assert!(text.contains("r review the round"), "{text}");
+    press(&mut app, KeyCode::Char('r'), Duration::ZERO);
+    assert!(
+        message(&app).contains("Reviewing the 2 recorded games of round 1"),
+        "{}",
+        message(&app)
+    );
+    let text = render(&mut app, 110, 32, Duration::ZERO);
+    assert!(text.contains("Review of round 1"), "{text}");
+    assert!(text.contains("Reviewing board 1 (1 of 2)"), "{text}");
+    let Screen::Club(c) = &app.screen else {
+        panic!("the club screen")
+    };
+    assert!(c.reviewing());
+    assert_eq!(
+        app.refresh_in(Duration::ZERO),
+        Duration::from_millis(250),
+        "the progress is redrawn"
+    );
+    let started = std::time::Instant::now();
+    while matches!(&app.screen, Screen::Club(c) if c.reviewing()) {
+        assert!(started.elapsed() < Duration::from_secs(120), "no review");
+        std::thread::sleep(Duration::from_millis(20));
+        app.tick(Duration::ZERO);
+    }
+    assert!(
+        message(&app).contains("Round 1 reviewed: 2 of 2 games"),
+        "{}",
+        message(&app)
+    );
+    let text = render(&mut app, 110, 32, Duration::ZERO);
+    assert!(text.contains("2 of 2 games reviewed"), "{text}");
+    assert!(
+        text.contains("Ann – Dirk: White ") && text.contains("turning point 2. 33-29??"),
+        "board 1's summary names the turning point: {text}"
+    );
+    // The reviews went into the records in the database.
+    let store = crate::club::Store::open(&db).expect("database");
+    let r1 = tournament::pairings(&store, "Club Cup", Some(1)).expect("pairings");
+    for p in &r1 {
+        let pdn = tournament::game_pdn(&store, p.id)
+            .expect("query")
+            .expect("a record");
+        assert!(pdn.contains("[%eval "), "{pdn}");
+        assert!(
+            pdn.contains("[Annotator \"draughts review, 1 s a position\"]"),
+            "{pdn}"
+        );
+    }
+    assert_eq!(
+        r1[0].result,
+        Some(tournament::Outcome::WhiteWins),
+        "results stay"
+    );
+    // Enter opens board 1 with its review: the graph and the signs, no second review.
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    let p = screen(&app);
+    assert_eq!(p.live.tag("White"), Some("Ann"));
+    let panel = p.review.as_ref().expect("the review came along");
+    assert!(!panel.running() && panel.review().is_some());
+    press(&mut app, KeyCode::Char('}'), secs(1.0));
+    let text = render(&mut app, 120, 40, secs(1.0));
+    assert!(text.contains(" Review "), "{text}");
+    assert!(
+        text.contains("?"),
+        "the move list carries the signs: {text}"
+    );
+}
+
+#[test]
+fn a_round_review_stops_on_esc_and_needs_recorded_games() {
+    use crate::club::tournament;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    {
+        let mut store = club_with(&db, &["Ann", "Bob"], "Duel", None, false);
+        tournament::pair_next(&mut store, "Duel").expect("round 1");
+    }
+    let mut app = fresh();
+    app.club_db = Some(db.clone());
+    press(&mut app, KeyCode::Char('c'), Duration::ZERO);
+    press(&mut app, KeyCode::Tab, Duration::ZERO);
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    press(&mut app, KeyCode::Char('r'), Duration::ZERO);
+    assert!(
+        message(&app).contains("no recorded games"),
+        "{}",
+        message(&app)
+    );
+    press(&mut app, KeyCode::Enter, Duration::ZERO);
+    assert!(
+        message(&app).contains("no recorded game"),
+        "{}",
+        message(&app)
+    );
+    {
+        let mut store = crate::club::Store::open(&db).expect("database");
+        let long = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-1\"]\n\
+                    1. 32-28 18-23 2. 37-32 12-18 3. 41-37 7-12 4. 46-41 1-7 1-1\n";
+        crate::club::games::import(&mut store, "Duel", long).expect("record");
+    }
+    press(&mut app, KeyCode::Char('r'), Duration::ZERO);
+    assert!(matches!(&app.screen, Screen::Club(c) if c.reviewing()));
+    press(&mut app, KeyCode::Esc, Duration::ZERO);
+    assert!(
+        message(&app).contains("Review stopped"),
+        "{}",
+        message(&app)
+    );
+    assert!(matches!(&app.screen, Screen::Club(c) if !c.reviewing()));
+    assert!(
+        !render(&mut app, 110, 32, Duration::ZERO).contains("Review of round"),
+        "the panel is gone"
     );
 }
 

@@ -49,7 +49,7 @@ pub fn draw(frame: &mut Frame, app: &mut App, now: Tick) {
             app.config_error.as_deref(),
         ),
         Screen::Play(p) => play::draw(frame, area, p, palette, glyphs, numbers, now),
-        Screen::Club(c) => c.draw(frame, area),
+        Screen::Club(c) => c.draw(frame, area, glyphs.is_ascii()),
         Screen::Lobby(l) => l.draw(frame, area),
     }
     if app.help {

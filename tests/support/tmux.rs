@@ -2,7 +2,6 @@
 // Each test crate that includes this file uses a part of it.
 #![allow(dead_code)]
 
-use std::path::Path;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -29,16 +28,6 @@ impl Tmux {
             .expect("tmux is installed (apt-get install tmux); .ci/run installs it");
         assert!(status.success(), "tmux new-session failed");
         t
-    }
-
-    /// Runs `draughts <args>` with a settings file, and keeps the pane open after it exits.
-    pub fn draughts(config: &Path, args: &str, width: u16, height: u16) -> Tmux {
-        let command = format!(
-            "env DRAUGHTS_CONFIG={} {} {args}; echo EXITED; sleep 60",
-            config.display(),
-            env!("CARGO_BIN_EXE_draughts"),
-        );
-        Tmux::start(&command, width, height)
     }
 
     pub fn cmd(&self) -> Command {

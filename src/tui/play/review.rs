@@ -3,7 +3,8 @@
 //! shows the advantage graph with the shown move marked and its errors flagged, the judgement of
 //! the shown move with the better one, and the signs in the move list.
 
-use crate::play::review::{self, Judgement, Review, ReviewError, Settings};
+use crate::play::review::background::{Background, Event, Progress};
+use crate::play::review::{self, Judgement, Review, Settings};
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
 use crate::rules::notation::move_text;
@@ -15,26 +16,13 @@ use ratatui::symbols::Marker;
 use ratatui::text::Line;
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, LineGauge, Paragraph};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::Duration;
 
 /// Rows the review takes on the screen: a title, two lines of words and the graph.
 pub const HEIGHT: u16 = 10;
 
-/// Positions done and to do, shared with the reviewing thread.
-#[derive(Default)]
-struct Progress {
-    done: AtomicUsize,
-    total: AtomicUsize,
-}
-
 enum State {
-    Running {
-        progress: Arc<Progress>,
-        cancel: Arc<AtomicBool>,
-        result: Receiver<Result<Review, ReviewError>>,
-    },
+    Running(Background),
     Done(Box<Review>),
     Failed(String),
 }
@@ -57,38 +45,28 @@ impl ReviewPanel {
         time: Duration,
         threads: usize,
     ) -> ReviewPanel {
-        let progress = Arc::new(Progress::default());
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = channel();
-        let settings = Settings {
-            time: Some(time),
-            depth: None,
-            threads,
-            hash_mb: 32,
-        };
-        let (p, c, line) = (Arc::clone(&progress), Arc::clone(&cancel), moves.to_vec());
-        // The thread is not joined: dropping the panel cancels it, and it ends within a search's
-        // reaction time, sending to a receiver that is gone.
-        std::thread::spawn(move || {
-            let result = review::review(
-                start,
-                &line,
-                tables,
-                settings,
-                &mut |done, total| {
-                    p.done.store(done, Ordering::Relaxed);
-                    p.total.store(total, Ordering::Relaxed);
-                },
-                &c,
-            );
-            let _ = tx.send(result);
-        });
+        let job = Background::start(
+            vec![(start, moves.to_vec())],
+            tables,
+            Settings::timed(time, threads),
+        );
         ReviewPanel {
-            state: State::Running {
-                progress,
-                cancel,
-                result: rx,
-            },
+            state: State::Running(job),
+            game: (start, moves.to_vec()),
+            time,
+        }
+    }
+
+    /// A finished review of the game played from `start` with `moves` (made elsewhere, e.g. with
+    /// the round's review on the club screen), `time` a position.
+    pub fn finished(
+        start: Position,
+        moves: &[Move],
+        review: Review,
+        time: Duration,
+    ) -> ReviewPanel {
+        ReviewPanel {
+            state: State::Done(Box::new(review)),
             game: (start, moves.to_vec()),
             time,
         }
@@ -101,17 +79,18 @@ impl ReviewPanel {
 
     /// Takes in the finished review; the message for the players when it just finished.
     pub fn poll(&mut self) -> Option<String> {
-        let State::Running { result, .. } = &self.state else {
+        let State::Running(job) = &mut self.state else {
             return None;
         };
-        let (state, message) = match result.try_recv() {
-            Err(TryRecvError::Empty) => return None,
-            Ok(Ok(r)) => {
-                let words = summary_words(&r);
-                (State::Done(Box::new(r)), format!("Review done: {words}"))
+        let (state, message) = match job.poll()? {
+            Event::Reviewed(_, Ok(r)) => {
+                let words = r.summary();
+                (State::Done(r), format!("Review done: {words}"))
             }
-            Ok(Err(e)) => (State::Failed(e.to_string()), format!("Review failed: {e}")),
-            Err(TryRecvError::Disconnected) => {
+            Event::Reviewed(_, Err(e)) => {
+                (State::Failed(e.to_string()), format!("Review failed: {e}"))
+            }
+            Event::Finished => {
                 let e = "the reviewing thread stopped".to_string();
                 (State::Failed(e.clone()), format!("Review failed: {e}"))
             }
@@ -122,7 +101,7 @@ impl ReviewPanel {
 
     /// Whether the review still runs.
     pub fn running(&self) -> bool {
-        matches!(self.state, State::Running { .. })
+        matches!(self.state, State::Running(_))
     }
 
     /// Whether this is a review of the game played from `start` with `moves`.
@@ -156,22 +135,14 @@ impl ReviewPanel {
         let inner = block.inner(area);
         frame.render_widget(block, area);
         let review = match &self.state {
-            State::Running { progress, .. } => {
-                let (done, total) = (
-                    progress.done.load(Ordering::Relaxed),
-                    progress.total.load(Ordering::Relaxed),
-                );
+            State::Running(job) => {
+                let Progress { done, total, .. } = job.progress();
                 let [words, bar] =
                     Layout::vertical([Constraint::Length(1), Constraint::Length(1)]).areas(inner);
                 let text = format!("Reviewing… {done}/{total} positions (:review off to stop)");
                 frame.render_widget(Paragraph::new(text), words);
-                let ratio = if total == 0 {
-                    0.0
-                } else {
-                    done as f64 / total as f64
-                };
                 let gauge = LineGauge::default()
-                    .ratio(ratio.clamp(0.0, 1.0))
+                    .ratio(job.progress().ratio(1))
                     .filled_symbol(if ascii { "#" } else { "━" })
                     .unfilled_symbol(if ascii { "." } else { "─" });
                 frame.render_widget(gauge, bar);
@@ -192,28 +163,6 @@ impl ReviewPanel {
             draw_chart(frame, graph, review, shown);
         }
     }
-}
-
-impl Drop for ReviewPanel {
-    fn drop(&mut self) {
-        if let State::Running { cancel, .. } = &self.state {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }
-}
-
-/// Both players' accuracy and errors in a line.
-fn summary_words(r: &Review) -> String {
-    r.players
-        .iter()
-        .map(|p| {
-            format!(
-                "{} {:.0}% ({}?! {}? {}??)",
-                p.side, p.accuracy, p.inaccuracies, p.mistakes, p.blunders
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The judgement of the move that led to the position after `shown` moves, and the summary.
@@ -251,7 +200,7 @@ fn shown_words(r: &Review, shown: usize) -> Vec<Line<'static>> {
             lines.push(Line::from(text).style(Style::default().add_modifier(Modifier::BOLD)));
         }
     }
-    lines.push(Line::from(summary_words(r)));
+    lines.push(Line::from(r.summary()));
     lines
 }
 

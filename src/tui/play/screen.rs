@@ -268,6 +268,19 @@ impl PlayScreen {
         )
     }
 
+    /// Shows a review made elsewhere (a round's review on the club screen) of the game on the
+    /// screen.
+    pub fn show_review(&mut self, review: crate::play::review::Review, time: Duration) {
+        let game = self.live.game();
+        self.review = Some(super::review::ReviewPanel::finished(
+            *game.start(),
+            game.moves(),
+            review,
+            time,
+        ));
+        self.message = "The review of this game: [ and ] step through its moves".into();
+    }
+
     /// The review of the game as it stands, if one was made or runs.
     pub fn current_review(&self) -> Option<&super::review::ReviewPanel> {
         let game = self.live.game();

@@ -1,5 +1,10 @@
 //! The club screens: members (with a rating chart), tournaments, a tournament's rounds with
-//! result entry and pairing, standings and crosstable, and "play this pairing".
+//! result entry and pairing, standings and crosstable, "play this pairing", and the review of a
+//! whole round (`round_review`).
+
+mod round_review;
+
+pub use round_review::RoundReview;
 
 use crate::club::games::{self, Archived};
 use crate::club::members::{self, Member};
@@ -61,7 +66,7 @@ pub struct PairingToPlay {
 }
 
 /// What a key on the club screen asks of the app.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Nothing beyond the screen.
     None,
@@ -71,6 +76,23 @@ pub enum Action {
     Play(PairingToPlay),
     /// Replay a recorded game (its PDN) on the game screen.
     Replay(String),
+    /// Show a reviewed game of a round on the game screen with its review.
+    ReplayReviewed {
+        /// The record, with the review written in.
+        record: Box<crate::rules::pdn::PdnGame>,
+        /// The review.
+        review: Box<crate::play::review::Review>,
+        /// The time each position was given.
+        time: std::time::Duration,
+    },
+    /// Review every recorded game of this tournament round (the app gives the tables and
+    /// threads, then calls [`ClubScreen::start_round_review`]).
+    ReviewRound {
+        /// The tournament's id.
+        tournament: i64,
+        /// The round.
+        round: u32,
+    },
 }
 
 /// The club screen's state.
@@ -87,6 +109,8 @@ pub struct ClubScreen {
     pub message: String,
     /// The name being typed for a new member, while adding one.
     pub new_member: Option<String>,
+    /// The review of a round, running or done.
+    pub round_review: Option<RoundReview>,
 }
 
 impl ClubScreen {
@@ -101,7 +125,65 @@ impl ClubScreen {
                 "Tab switches lists · Enter opens · a adds a member · d (de)activates · Esc back"
                     .into(),
             new_member: None,
+            round_review: None,
         }
+    }
+
+    /// Starts reviewing the recorded games of a tournament round in the background (replacing
+    /// a review under way); the message says what it does.
+    pub fn start_round_review(
+        &mut self,
+        tournament: i64,
+        round: u32,
+        tables: Option<std::sync::Arc<crate::tablebase::Tablebase>>,
+        time: std::time::Duration,
+        threads: usize,
+    ) {
+        self.round_review = None;
+        let games = match games::round_records(&self.store, &tournament.to_string(), round) {
+            Ok(g) => g,
+            Err(e) => {
+                self.message = e.to_string();
+                return;
+            }
+        };
+        if games.is_empty() {
+            self.message = format!(
+                "Round {round} has no recorded games to review (games played here, or \
+                 imported with `draughts tournament import`, are recorded)"
+            );
+            return;
+        }
+        self.message = format!(
+            "Reviewing the {} recorded games of round {round}, {:.1} s a position, \
+             {threads} thread(s) · Esc stops",
+            games.len(),
+            time.as_secs_f64()
+        );
+        self.round_review = Some(RoundReview::start(
+            tournament, round, games, tables, time, threads,
+        ));
+    }
+
+    /// Takes in the review's finished boards (writing their reviews into the records).
+    pub fn tick(&mut self) {
+        if let Some(r) = &mut self.round_review
+            && let Some(m) = r.poll(&mut self.store)
+        {
+            self.message = m;
+        }
+    }
+
+    /// Whether a round's review runs (the screen then redraws for its progress).
+    pub fn reviewing(&self) -> bool {
+        self.round_review.as_ref().is_some_and(RoundReview::running)
+    }
+
+    /// The review shown on this tournament round's page, if any.
+    fn review_of(&self, id: i64, round: u32) -> Option<&RoundReview> {
+        self.round_review
+            .as_ref()
+            .filter(|r| r.tournament == id && r.round == round)
     }
 
     fn members(&self) -> Vec<Member> {
@@ -237,31 +319,78 @@ impl ClubScreen {
         let which = id.to_string();
         let games = self.round_games(id, round);
         let last = self.rounds_paired(id);
-        let mut set = |page: Page| self.page = page;
         match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => set(Page::List),
-            KeyCode::Left | KeyCode::Char('h') => set(Page::Tournament {
-                id,
-                round: round.saturating_sub(1).max(1),
-                board: 0,
-            }),
-            KeyCode::Right | KeyCode::Char('l') => set(Page::Tournament {
-                id,
-                round: (round + 1).min(last.max(1)),
-                board: 0,
-            }),
-            KeyCode::Up | KeyCode::Char('k') => set(Page::Tournament {
-                id,
-                round,
-                board: board.saturating_sub(1),
-            }),
-            KeyCode::Down | KeyCode::Char('j') => set(Page::Tournament {
-                id,
-                round,
-                board: (board + 1).min(games.len().saturating_sub(1)),
-            }),
-            KeyCode::Char('s') => set(Page::Standings(id)),
-            KeyCode::Char('x') => set(Page::Crosstable(id)),
+            KeyCode::Esc if self.review_of(id, round).is_some_and(RoundReview::running) => {
+                self.round_review = None;
+                self.message =
+                    "Review stopped; the boards already reviewed keep their reviews".into();
+            }
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.page = Page::List;
+            }
+            KeyCode::Char('r') => {
+                return Action::ReviewRound {
+                    tournament: id,
+                    round,
+                };
+            }
+            KeyCode::Enter => {
+                let Some(g) = games.get(board) else {
+                    return Action::None;
+                };
+                if let Some((record, review)) =
+                    self.review_of(id, round).and_then(|r| r.of_game(g.id))
+                {
+                    let time = self
+                        .round_review
+                        .as_ref()
+                        .map_or_else(Default::default, RoundReview::time);
+                    return Action::ReplayReviewed {
+                        record: Box::new(record.clone()),
+                        review: Box::new(review.clone()),
+                        time,
+                    };
+                }
+                match tournament::game_pdn(&self.store, g.id) {
+                    Ok(Some(text)) => return Action::Replay(text),
+                    Ok(None) => self.message = "This board has no recorded game".into(),
+                    Err(e) => self.message = e.to_string(),
+                }
+            }
+            KeyCode::Left | KeyCode::Char('h') => {
+                self.page = Page::Tournament {
+                    id,
+                    round: round.saturating_sub(1).max(1),
+                    board: 0,
+                };
+            }
+            KeyCode::Right | KeyCode::Char('l') => {
+                self.page = Page::Tournament {
+                    id,
+                    round: (round + 1).min(last.max(1)),
+                    board: 0,
+                };
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                self.page = Page::Tournament {
+                    id,
+                    round,
+                    board: board.saturating_sub(1),
+                };
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                self.page = Page::Tournament {
+                    id,
+                    round,
+                    board: (board + 1).min(games.len().saturating_sub(1)),
+                };
+            }
+            KeyCode::Char('s') => {
+                self.page = Page::Standings(id);
+            }
+            KeyCode::Char('x') => {
+                self.page = Page::Crosstable(id);
+            }
             KeyCode::Char('p') => {
                 let r = tournament::pair_next(&mut self.store, &which);
                 if let Ok(n) = r {
@@ -313,15 +442,16 @@ impl ClubScreen {
         Action::None
     }
 
-    /// Draws the club screen.
-    pub fn draw(&self, frame: &mut Frame, area: Rect) {
+    /// Draws the club screen (`ascii`: plain characters for bars, for terminals without box
+    /// drawing).
+    pub fn draw(&self, frame: &mut Frame, area: Rect, ascii: bool) {
         let [body, message] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
         match &self.page {
             Page::List => self.draw_list(frame, body),
             Page::Member(id) => self.draw_member(frame, body, *id),
             Page::Tournament { id, round, board } => {
-                self.draw_tournament(frame, body, *id, *round, *board)
+                self.draw_tournament(frame, body, *id, *round, *board, ascii)
             }
             Page::Standings(id) => self.draw_standings(frame, body, *id),
             Page::Crosstable(id) => self.draw_crosstable(frame, body, *id),
@@ -474,7 +604,15 @@ impl ClubScreen {
         frame.render_widget(chart, chart_rect);
     }
 
-    fn draw_tournament(&self, frame: &mut Frame, area: Rect, id: i64, round: u32, board: usize) {
+    fn draw_tournament(
+        &self,
+        frame: &mut Frame,
+        area: Rect,
+        id: i64,
+        round: u32,
+        board: usize,
+        ascii: bool,
+    ) {
         let Ok(t) = tournament::find(&self.store, &id.to_string()) else {
             return;
         };
@@ -504,12 +642,26 @@ impl ClubScreen {
         }
         lines.push(Line::from(""));
         lines.push(Line::from(
-            "←→ round · ↑↓ board · 1 = 0 result · p pair next · g play this pairing · s standings · x crosstable · Esc",
+            "←→ round · ↑↓ board · 1 = 0 result · p pair next · g play · Enter open · r review the round · s standings · x crosstable · Esc",
         ));
-        frame.render_widget(
-            Paragraph::new(lines).block(Block::bordered().title(format!(" {} ", t.name))),
-            area,
-        );
+        let list = Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(Block::bordered().title(format!(" {} ", t.name)));
+        match self.review_of(id, round) {
+            Some(review) => {
+                // The round's list as tall as it needs (its rows, the heading and the keys), the
+                // review below it with the rest.
+                let rows = u16::try_from(games.len()).unwrap_or(u16::MAX);
+                let [top, bottom] = Layout::vertical([
+                    Constraint::Length(rows.saturating_add(7).min(area.height / 2)),
+                    Constraint::Min(5),
+                ])
+                .areas(area);
+                frame.render_widget(list, top);
+                review.draw(frame, bottom, ascii);
+            }
+            None => frame.render_widget(list, area),
+        }
     }
 
     fn draw_standings(&self, frame: &mut Frame, area: Rect, id: i64) {
