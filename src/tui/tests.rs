@@ -935,6 +935,7 @@ fn analysis_follows_the_shown_position() {
 #[test]
 fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
     let mut app = record_app("[White \"A\"]\n[Black \"B\"]\n1. 32-28 18-22 2. 33-29 *\n");
+    app.depth = ColorDepth::TrueColor;
     type_line(&mut app, ":review 0.2", secs(1.0));
     assert!(
         message(&app).contains("Reviewing 3 moves"),
@@ -981,6 +982,12 @@ fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
         .remove(0)
         .expect("the saved record reads");
     assert_eq!(crate::rules::pdn::write_game(&back), saved);
+    // Without colours (NO_COLOR) the graph is in plain characters, as with ASCII pieces.
+    app.depth = ColorDepth::None;
+    let text = render(&mut app, 120, 40, secs(1.0));
+    assert!(!text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)));
+    assert!(text.contains('*') && text.contains('|'), "{text}");
+    app.depth = ColorDepth::TrueColor;
     type_line(&mut app, ":ascii", secs(1.0));
     let text = render(&mut app, 120, 40, secs(1.0));
     assert!(!text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)));

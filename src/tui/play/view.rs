@@ -85,7 +85,14 @@ pub fn draw(
                 Constraint::Length(super::review::HEIGHT),
             ])
             .areas(panel);
-            r.draw(frame, review, shown_ply, glyphs.is_ascii());
+            // Without colours (NO_COLOR) the graph is drawn in plain characters too: its marks
+            // then need no colour or style to be told apart.
+            r.draw(
+                frame,
+                review,
+                shown_ply,
+                glyphs.is_ascii() || !palette.colored(),
+            );
             game
         }
         _ => panel,
