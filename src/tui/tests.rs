@@ -964,6 +964,10 @@ fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
     assert!(text.contains("33-29??"), "the move list's sign: {text}");
     assert!(text.contains("blunder; best "), "{text}");
     assert!(
+        text.contains("Engine: "),
+        "the engine's line from here: {text}"
+    );
+    assert!(
         text.chars().any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
         "a Braille graph: {text}"
     );

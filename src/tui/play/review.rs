@@ -7,7 +7,7 @@ use crate::play::review::background::{Background, Event, Progress};
 use crate::play::review::{self, Judgement, Review, Settings};
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
-use crate::rules::notation::move_text;
+use crate::rules::notation::{line_texts, move_text};
 use crate::tablebase::Tablebase;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -18,8 +18,8 @@ use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, LineGauge, Paragr
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Rows the review takes on the screen: a title, two lines of words and the graph.
-pub const HEIGHT: u16 = 10;
+/// Rows the review takes on the screen: a title, three lines of words and the graph.
+pub const HEIGHT: u16 = 11;
 
 enum State {
     Running(Background),
@@ -155,7 +155,7 @@ impl ReviewPanel {
             State::Done(r) => r,
         };
         let [words, graph] =
-            Layout::vertical([Constraint::Length(2), Constraint::Min(1)]).areas(inner);
+            Layout::vertical([Constraint::Length(3), Constraint::Min(1)]).areas(inner);
         frame.render_widget(Paragraph::new(shown_words(review, shown)), words);
         if ascii || graph.height < 4 || graph.width < 16 {
             frame.render_widget(Paragraph::new(text_graph(review, shown, graph)), graph);
@@ -198,6 +198,17 @@ fn shown_words(r: &Review, shown: usize) -> Vec<Line<'static>> {
                 }
             }
             lines.push(Line::from(text).style(Style::default().add_modifier(Modifier::BOLD)));
+        }
+    }
+    // The engine's line from the shown position, as far as the review knows it.
+    if let (Some(pos), Some(value)) = (r.positions().get(shown), r.values.get(shown)) {
+        let texts = line_texts(pos, &value.line);
+        if !texts.is_empty() {
+            lines.push(Line::from(format!(
+                "Engine: {} ({})",
+                texts.join(" "),
+                review::eval_text(value.white_score())
+            )));
         }
     }
     lines.push(Line::from(r.summary()));
