@@ -46,6 +46,29 @@ proptest! {
     }
 
     #[test]
+    fn the_hash_after_a_move_is_the_hash_of_the_position_after_it(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..200)
+    ) {
+        // Long random games reach kings and, in Frisian, king runs: every kind of change.
+        let game = random_game(v, &choices);
+        for (pos, mv) in game.positions().zip(game.moves()) {
+            let next = pos.play(mv);
+            prop_assert_eq!(pos.zobrist_after(pos.zobrist(), &next), next.zobrist());
+        }
+    }
+
+    #[test]
+    fn a_quiet_move_count_is_the_number_of_moves_of_a_position_without_captures(
+        v in variant(), choices in prop::collection::vec(any::<u16>(), 0..200)
+    ) {
+        let game = random_game(v, &choices);
+        for pos in game.positions() {
+            let expected = (!pos.has_capture()).then(|| pos.legal_moves().len() as u64);
+            prop_assert_eq!(pos.quiet_move_count(), expected);
+        }
+    }
+
+    #[test]
     fn all_move_texts_at_once_are_each_moves_text(
         v in variant(), choices in prop::collection::vec(any::<u16>(), 0..120)
     ) {

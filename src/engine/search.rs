@@ -4,6 +4,7 @@
 //! one thread, lazy SMP: helper threads search the same root a ply ahead, sharing only the
 //! transposition table, and the main thread's result is the search's.
 
+use super::eval::cache::EvalCache;
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
@@ -153,6 +154,8 @@ pub struct Searcher {
     /// move's search, only a move proven better replaces it, so an iteration cut short by the
     /// clock still tells the better move when it found one.
     root_partial: Option<(usize, i32)>,
+    /// Leaves' evaluations by hash.
+    evals: EvalCache,
 }
 
 /// Sets the helpers' stop flags when the main search ends, even by a panic (the scope that
@@ -191,6 +194,7 @@ impl Searcher {
             counter: Arc::new(AtomicU64::new(0)),
             root_best: 0,
             root_partial: None,
+            evals: EvalCache::new(),
         }
     }
 
@@ -214,8 +218,10 @@ impl Searcher {
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         for h in &mut self.helpers {
             h.model = model.clone();
+            h.evals.clear();
         }
         self.model = model;
+        self.evals.clear();
     }
 
     fn evaluate(&self, pos: &Position) -> i32 {
@@ -223,6 +229,18 @@ impl Searcher {
             Some(m) if m.variant() == pos.variant() => m.evaluate(pos),
             _ => builtin(pos.variant()).evaluate(pos),
         }
+    }
+
+    /// [`Searcher::evaluate`] through the cache of evaluations, `key` the position's hash.
+    #[inline]
+    fn evaluate_leaf(&mut self, pos: &Position, key: u64) -> i32 {
+        let k = EvalCache::key(pos, key);
+        if let Some(v) = self.evals.get(k) {
+            return v;
+        }
+        let v = self.evaluate(pos);
+        self.evals.put(k, v);
+        v
     }
 
     /// The flag that stops the search at once when set (from any thread).
@@ -372,6 +390,18 @@ impl Searcher {
                 return beta;
             }
         }
+        // A quiet leaf with a choice of moves is evaluated without listing them (most nodes
+        // are such leaves); the same decisions as below, in the same order.
+        if depth < 1
+            && ply > 0
+            && ply < MAX_PLY - 1
+            && pos.quiet_move_count().is_some_and(|n| n > 1)
+        {
+            return match self.probe(pos, ply as i32) {
+                Some(v) => v,
+                None => self.evaluate_leaf(pos, key),
+            };
+        }
         let (frame, deeper) = frames
             .split_first_mut()
             .expect("a frame per ply: the search returns before MAX_PLY");
@@ -387,13 +417,13 @@ impl Searcher {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate_leaf(pos, key);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either.
         if depth < 1 {
             if !capture && frame.moves.len() > 1 {
-                return self.evaluate(pos);
+                return self.evaluate_leaf(pos, key);
             }
             entry = self.table.probe(key);
             if let Some(score) = table_cut(entry, 1, alpha, beta, ply) {
@@ -414,7 +444,7 @@ impl Searcher {
             let i = frame.order[n].1 as usize;
             let mv = frame.moves.as_slice()[i];
             let next = pos.play(&mv);
-            let next_key = next.zobrist();
+            let next_key = pos.zobrist_after(key, &next);
             self.table.prefetch(next_key);
             let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
                 0

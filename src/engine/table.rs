@@ -8,7 +8,10 @@
 //!
 //! The one place in the engine with `unsafe`: a cache prefetch of the slot a child position will
 //! probe, issued as soon as its hash is known (the probe's wait on memory was most of a node's
-//! time).
+//! time), and the view of the table's memory as slots. That memory is an anonymous mapping the
+//! kernel is asked to back with huge pages: a probe lands anywhere in tens of megabytes, and with
+//! 4 KB pages nearly every one also missed the address translation cache (the search ran about
+//! a tenth faster with them on the bench position).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -51,6 +54,7 @@ pub(super) const UPPER: u8 = 3;
 
 /// A slot: the packed entry and the packed entry XORed with its key.
 #[derive(Default)]
+#[repr(C)]
 struct Slot {
     check: AtomicU64,
     data: AtomicU64,
@@ -59,7 +63,8 @@ struct Slot {
 /// A transposition table: one entry per slot, replaced when the new search is at least as deep
 /// or the slot holds another position.
 pub(super) struct Table {
-    slots: Box<[Slot]>,
+    /// The slots' memory: an anonymous mapping, all zero bytes (every slot empty) at the start.
+    memory: memmap2::MmapMut,
     mask: usize,
 }
 
@@ -68,9 +73,26 @@ impl Table {
     pub(super) fn new(megabytes: usize) -> Table {
         let want = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
         let size = (want.next_power_of_two() / 2).max(1024);
+        let memory = memmap2::MmapOptions::new()
+            .len(size * std::mem::size_of::<Slot>())
+            .map_anon()
+            .expect("an anonymous mapping of the table's size");
+        #[cfg(target_os = "linux")]
+        let _ = memory.advise(memmap2::Advice::HugePage);
         Table {
-            slots: (0..size).map(|_| Slot::default()).collect(),
+            memory,
             mask: size - 1,
+        }
+    }
+
+    #[inline(always)]
+    fn slots(&self) -> &[Slot] {
+        // SAFETY: the mapping is page-aligned (more than a slot's alignment), lives as long as
+        // `self`, holds `mask + 1` slots' bytes, and zero bytes are an empty slot (two atomics
+        // of value 0); it is only ever reached through these atomics.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts(self.memory.as_ptr().cast::<Slot>(), self.mask + 1)
         }
     }
 
@@ -80,7 +102,7 @@ impl Table {
     pub(super) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot: *const Slot = &self.slots[key as usize & self.mask];
+            let slot: *const Slot = &self.slots()[key as usize & self.mask];
             // SAFETY: a prefetch is a hint that never faults nor changes memory, and the
             // address is of a live element of the table.
             #[allow(unsafe_code)]
@@ -96,7 +118,7 @@ impl Table {
 
     /// The entry of `key`, if the table holds it.
     pub(super) fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots[key as usize & self.mask];
+        let slot = &self.slots()[key as usize & self.mask];
         let data = slot.data.load(Relaxed);
         let e = Entry::unpack(key, data);
         (slot.check.load(Relaxed) ^ data == key && e.bound != 0).then_some(e)
@@ -104,7 +126,7 @@ impl Table {
 
     /// Keeps `e` for `key`.
     pub(super) fn store(&self, key: u64, e: Entry) {
-        let slot = &self.slots[key as usize & self.mask];
+        let slot = &self.slots()[key as usize & self.mask];
         let old = slot.data.load(Relaxed);
         let same = slot.check.load(Relaxed) ^ old == key;
         if !same || e.depth >= Entry::unpack(key, old).depth || e.bound == EXACT {
@@ -116,7 +138,7 @@ impl Table {
 
     /// Forgets everything (a new game).
     pub(super) fn clear(&self) {
-        for slot in self.slots.iter() {
+        for slot in self.slots().iter() {
             slot.data.store(0, Relaxed);
             slot.check.store(0, Relaxed);
         }

@@ -5,6 +5,11 @@
 //! cannot be jumped twice; the moving piece's own square counts as empty. The priority rule of the
 //! variant then keeps the best captures, and routes with the same start, end and captured set are
 //! merged into one move.
+//!
+//! The file is past 800 lines because the generator, the counter (perft, quiet leaves) and the
+//! maker share small private helpers (a side's pieces, the squares a capture can start from, the
+//! capture search itself) that must inline into each other: split into files, they would have
+//! to be opened to the whole crate for the hottest code's sake.
 #![forbid(unsafe_code)]
 
 use crate::rules::board::{KingRun, Position};
@@ -32,6 +37,12 @@ impl Position {
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
         with_rules!(self.variant, R => has_capture::<R>(self))
+    }
+
+    /// The number of legal moves when none is a capture, or `None` when the side to move must
+    /// capture: a search's leaf learns whether it is quiet without listing its moves.
+    pub fn quiet_move_count(&self) -> Option<u64> {
+        with_rules!(self.variant, R => quiet_move_count::<R>(self))
     }
 
     /// Whether the side not to move could capture if it were its turn: a threat.
@@ -160,6 +171,14 @@ pub(crate) fn has_capture<R: RuleSet>(pos: &Position) -> bool {
     let s = sides::<R>(pos);
     let (men, kings) = capturers::<R>(pos, &s);
     men | kings != 0
+}
+
+/// Simple moves counted, unless the side to move must capture.
+#[inline]
+fn quiet_move_count<R: RuleSet>(pos: &Position) -> Option<u64> {
+    let s = sides::<R>(pos);
+    let (men, kings) = capturers::<R>(pos, &s);
+    (men | kings == 0).then(|| count_quiet::<R>(pos, &s))
 }
 
 /// Kings that may make a simple move: all, except under Frisian Article 17 a king that has just

@@ -47,6 +47,36 @@ impl Position {
     }
 }
 
+impl Position {
+    /// The hash of `next`, a position reached from this one whose hash is `key`: only what
+    /// changed is folded in (a move changes two to a few dozen squares' keys, not all forty
+    /// pieces'), which a search does at every node.
+    #[inline]
+    pub fn zobrist_after(&self, key: u64, next: &Position) -> u64 {
+        let mut h =
+            key ^ fold(
+                (self.white & !self.kings) ^ (next.white & !next.kings),
+                &KEYS[0],
+            ) ^ fold(
+                (self.white & self.kings) ^ (next.white & next.kings),
+                &KEYS[1],
+            ) ^ fold(
+                (self.black & !self.kings) ^ (next.black & !next.kings),
+                &KEYS[2],
+            ) ^ fold(
+                (self.black & self.kings) ^ (next.black & next.kings),
+                &KEYS[3],
+            );
+        if self.side != next.side {
+            h ^= SIDE;
+        }
+        if self.king_run != next.king_run {
+            h ^= runs(self) ^ runs(next);
+        }
+        h
+    }
+}
+
 /// The hash of a position.
 fn hash(pos: &Position) -> u64 {
     let mut h = fold(pos.white & !pos.kings, &KEYS[0])
@@ -56,6 +86,12 @@ fn hash(pos: &Position) -> u64 {
     if pos.side == Color::Black {
         h ^= SIDE;
     }
+    h ^ runs(pos)
+}
+
+/// The Frisian king runs' part of the hash.
+fn runs(pos: &Position) -> u64 {
+    let mut h = 0;
     for (i, run) in pos.king_run.iter().enumerate() {
         if run.count > 0 {
             // Distinct per side and count: rotate the square key.

@@ -5,8 +5,10 @@
 //!
 //! - [`features`]: what the evaluation sees (4 × 4 region patterns and whole-board terms);
 //! - [`model`]: the weights, their file format and the evaluation itself;
-//! - `initial`: the hand-set evaluation training starts from.
+//! - `initial`: the hand-set evaluation training starts from;
+//! - `cache`: leaves' evaluations kept by hash for the search.
 
+pub(crate) mod cache;
 pub mod features;
 mod initial;
 pub mod model;
