@@ -2,7 +2,7 @@
 //! limits of the rules, and the line that proves it.
 //!
 //! The tables know only who wins with best play and in how many plies; the rules may end the
-//! game drawn before that (FMJD 6.2–6.4, Frisian Art. 18, WCDF 1.32.2). The verdict plays the
+//! game drawn before that (FMJD 6.2–6.4, Frisian Art. 18 and 21, WCDF 1.32.2). The verdict plays the
 //! tables' line — the winner's fastest win against the loser's longest defence — through a
 //! [`Game`], which applies every one of those rules, so the decision is what the rules make of
 //! best play, not an estimate of it.
@@ -193,6 +193,28 @@ mod tests {
             Decision::Win {
                 winner: Color::White,
                 plies: 13
+            }
+        );
+    }
+
+    #[test]
+    fn frisian_king_against_king_is_a_draw_unless_a_shot_decides_it() {
+        // Art. 21.1: one king each, neither can shoot nor must be shot: a draw at once.
+        let quiet = judge(Variant::Frisian, "W:WK47:BK4");
+        assert_eq!(
+            quiet.decision,
+            Decision::Over(Outcome {
+                winner: None,
+                reason: Reason::KingAgainstKing
+            })
+        );
+        // White's king takes Black's at once: the tables' win, one ply.
+        let shot = judge(Variant::Frisian, "W:WK28:BK23");
+        assert_eq!(
+            shot.decision,
+            Decision::Win {
+                winner: Color::White,
+                plies: 1
             }
         );
     }
