@@ -422,9 +422,8 @@ impl Searcher {
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either.
         if depth < 1 {
-            if !capture && frame.moves.len() > 1 {
-                return self.evaluate_leaf(pos, key);
-            }
+            // A quiet leaf with a choice of moves was evaluated above; this one has a capture
+            // or a single reply and is searched on.
             entry = self.table.probe(key);
             if let Some(score) = table_cut(entry, 1, alpha, beta, ply) {
                 return score;

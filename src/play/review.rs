@@ -257,6 +257,11 @@ pub struct Settings {
     pub hash_mb: usize,
 }
 
+/// The `Annotator` tag of a record reviewed at `time` a position.
+pub fn annotator(time: Duration) -> String {
+    format!("draughts review, {} s a position", time.as_secs_f64())
+}
+
 impl Settings {
     /// `time` a position on `threads` threads, with the 32 MB table a thread that a screen's
     /// background review uses.

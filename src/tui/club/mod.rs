@@ -338,17 +338,13 @@ impl ClubScreen {
                 let Some(g) = games.get(board) else {
                     return Action::None;
                 };
-                if let Some((record, review)) =
-                    self.review_of(id, round).and_then(|r| r.of_game(g.id))
+                if let Some(r) = self.review_of(id, round)
+                    && let Some((record, review)) = r.of_game(g.id)
                 {
-                    let time = self
-                        .round_review
-                        .as_ref()
-                        .map_or_else(Default::default, RoundReview::time);
                     return Action::ReplayReviewed {
                         record: Box::new(record.clone()),
                         review: Box::new(review.clone()),
-                        time,
+                        time: r.time(),
                     };
                 }
                 match tournament::game_pdn(&self.store, g.id) {

@@ -76,15 +76,11 @@ impl RoundReview {
         }
     }
 
-    /// Who annotated the records, for their Annotator tag.
-    fn annotator(&self) -> String {
-        format!("draughts review, {} s a position", self.time.as_secs_f64())
-    }
-
     /// Takes in the boards reviewed since the last call, writes each one's review into its
     /// record in the database, and says what happened (for the screen's message line).
     pub fn poll(&mut self, store: &mut Store) -> Option<String> {
         let mut message = None;
+        let annotator = review::annotator(self.time);
         while let Some(event) = self.job.poll() {
             let (i, result) = match event {
                 Event::Reviewed(i, result) => (i, result),
@@ -93,7 +89,6 @@ impl RoundReview {
                     break;
                 }
             };
-            let annotator = self.annotator();
             let Some(board) = self.boards.get_mut(i) else {
                 continue;
             };

@@ -74,7 +74,7 @@ impl ReviewPanel {
 
     /// Who annotated a record with this review, for its Annotator tag.
     pub fn annotator(&self) -> String {
-        format!("draughts review, {} s a position", self.time.as_secs_f64())
+        review::annotator(self.time)
     }
 
     /// Takes in the finished review; the message for the players when it just finished.
