@@ -3,7 +3,8 @@
 # Moby Dam (served by ../shared/peers/mobydam-serve.sh, with its opening book) for GAMES games
 # from the 2-move ballots engine authors use, each ballot played in both colours, both sides
 # thinking SECONDS a move and neither with endgame tables. Prints every result, the score with
-# its Elo difference and 95% interval, and the PDN file of the games.
+# its Elo difference and 95% interval, the PDN file of the games, and each side's mean search
+# depth and node rate over the match.
 # Usage: scripts/strength.sh [games=100] [seconds-a-move=0.3] [port=27631]
 #   STRENGTH_PDN=file.pdn to choose where the games are written; STRENGTH_ARGS="--no-book …"
 #   for more options of `draughts dxp`.
@@ -39,3 +40,14 @@ target/release/draughts dxp --connect "127.0.0.1:$port" --games "$games" --openi
   ${STRENGTH_ARGS:-} \
   | tee "$work/match.log" | grep --line-buffered -E '^game [0-9]+: [0-9]|^draughts .*: '
 echo "games: $pdn"
+# How far each side saw: our report lines carry each searched move's depth and nodes, Moby
+# Dam's engine.log each search's depth and nodes (both sides think the same fixed time).
+awk -v s="$seconds" '/ s, depth [0-9]+, / {
+    split($0, a, "depth "); split(a[2], b, ","); depth += b[1]
+    n = split($0, w, " "); nodes += w[n - 1]; moves++ }
+  END { if (moves) printf "ours:      %d searches, mean depth %.1f, %.1f M nodes/s\n", moves, depth / moves, nodes / moves / s / 1e6 }' \
+  "$work/match.log"
+awk -v s="$seconds" '/^reached depth=/ { split($2, d, "="); depth += d[2]; moves++ }
+  /^nodes total=/ { split($2, n, "="); nodes += n[2] }
+  END { if (moves) printf "Moby Dam:  %d searches, mean depth %.1f, %.1f M nodes/s\n", moves, depth / moves, nodes / moves / s / 1e6 }' \
+  "$work/engine.log"

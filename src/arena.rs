@@ -210,6 +210,7 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, Stri
                 *book,
                 &stop,
             )
+            .map(|c| c.mv)
             .ok_or_else(|| "no legal move".to_string())
         }
         Seat::Hub(engine) => {

@@ -76,6 +76,21 @@ pub struct Played {
 }
 
 /// The time control a game request sets: the minutes for the moves, then whatever is left.
+/// The report's line for one of our moves: the time it took and, when searched, the depth, the
+/// score and the nodes (`White 34-30 (0.3 s, depth 12, +0.05, 806399 nodes)`).
+fn move_line(side: Color, text: &str, spent: Duration, seen: Option<engine::Seen>) -> String {
+    let secs = spent.as_secs_f64();
+    match seen {
+        Some(s) => format!(
+            "{side} {text} ({secs:.1} s, depth {}, {}, {} nodes)",
+            s.depth,
+            engine::score_words(s.score),
+            s.nodes
+        ),
+        None => format!("{side} {text} ({secs:.1} s)"),
+    }
+}
+
 fn time_control(minutes: u16, moves: u16) -> Option<TimeControl> {
     if minutes == 0 {
         return None;
@@ -226,7 +241,7 @@ impl<'a> Table<'a> {
                 let thinking = Instant::now();
                 let player = self.player;
                 let book = player.book.then(|| engine::book::builtin(player.variant));
-                let Some(mv) = engine::choose(
+                let Some(choice) = engine::choose(
                     self.searcher(),
                     live.position(),
                     &history,
@@ -238,12 +253,13 @@ impl<'a> Table<'a> {
                     break;
                 };
                 let spent = thinking.elapsed();
+                let mv = choice.mv;
                 let text = crate::rules::notation::move_text(live.position(), &mv);
                 if live.play(&mv, epoch.elapsed()).is_err() {
                     break;
                 }
                 self.channel.send(&move_message(&mv, spent.as_secs()))?;
-                (self.report)(&format!("{side} {text} ({:.1} s)", spent.as_secs_f64()));
+                (self.report)(&move_line(side, &text, spent, choice.seen));
                 moved_at = Instant::now();
                 if live.outcome().is_none() {
                     let history = live.game().positions().map(Position::zobrist).collect();

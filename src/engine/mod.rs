@@ -175,10 +175,32 @@ pub enum Budget {
     Fixed(Duration),
 }
 
+/// The engine's move and what its search saw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The move.
+    pub mv: Move,
+    /// The full-strength search behind it; `None` for a forced move, a book move or a weaker
+    /// level's pick.
+    pub seen: Option<Seen>,
+}
+
+/// How far a search saw: what a match report prints beside the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// The move's score for the side that played it (hundredths of a man).
+    pub score: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
 /// The move the engine chooses in `pos` at `level` within `budget`, given the hashes of the game's
-/// earlier positions (to avoid repeating), playing from `book` while it holds the position.
-/// `None` only if there is no legal move. The search stops when `stop` is set. The searcher (with its tablebases) can be kept from move to move, so
-/// its table remembers the game.
+/// earlier positions (to avoid repeating), playing from `book` while it holds the position, and
+/// what its search saw. `None` only if there is no legal move. The search stops when `stop` is
+/// set. The searcher (with its tablebases) can be kept from move to move, so its table remembers
+/// the game.
 pub fn choose(
     searcher: &mut Searcher,
     pos: &Position,
@@ -187,13 +209,14 @@ pub fn choose(
     budget: Budget,
     book: Option<&Book>,
     stop: &AtomicBool,
-) -> Option<Move> {
+) -> Option<Choice> {
+    let unseen = |mv: Move| Choice { mv, seen: None };
     let moves = pos.legal_moves();
     if moves.len() <= 1 {
-        return moves.iter().next().copied();
+        return moves.iter().next().copied().map(unseen);
     }
     if let Some(mv) = book.and_then(|b| b.pick(pos, random_u64())) {
-        return Some(mv);
+        return Some(unseen(mv));
     }
     let flag = searcher.stop_flag();
     flag.store(stop.load(Ordering::Relaxed), Ordering::Relaxed);
@@ -221,9 +244,16 @@ pub fn choose(
                     std::thread::sleep(Duration::from_millis(5));
                 }
             });
-            let best = searcher.search(pos, history, limits, &mut |_| {}).best;
+            let outcome = searcher.search(pos, history, limits, &mut |_| {});
             done.store(true, Ordering::Relaxed);
-            best
+            outcome.best.map(|mv| Choice {
+                mv,
+                seen: Some(Seen {
+                    depth: outcome.depth,
+                    score: outcome.score,
+                    nodes: outcome.nodes,
+                }),
+            })
         });
     }
     // Weaker levels: each root move gets a shallow score plus noise, so they err like people.
@@ -254,7 +284,7 @@ pub fn choose(
             best = (score, *mv);
         }
     }
-    Some(best.1)
+    Some(unseen(best.1))
 }
 
 /// How long to think with this clock: a share of the time left plus most of the increment, never
@@ -295,7 +325,8 @@ impl Thinking {
         let flag = Arc::clone(&stop);
         thread::spawn(move || {
             let mut searcher = Searcher::new(64, tablebase);
-            let best = choose(&mut searcher, &pos, &history, level, budget, book, &flag);
+            let best =
+                choose(&mut searcher, &pos, &history, level, budget, book, &flag).map(|c| c.mv);
             // The receiver may be gone (the game was abandoned): nothing to report then.
             let _ = tx.send(best);
         });
@@ -342,6 +373,7 @@ mod tests {
             &stop,
         )
         .unwrap()
+        .mv
     }
 
     #[test]
@@ -412,7 +444,8 @@ mod tests {
         let stop = AtomicBool::new(true);
         let mut s = Searcher::new(16, None);
         let without = choose(&mut s, &pos, &[], Level::MAX, Budget::Untimed, None, &stop)
-            .expect("the start has moves");
+            .expect("the start has moves")
+            .mv;
         let mv = *pos
             .legal_moves()
             .iter()
@@ -427,8 +460,32 @@ mod tests {
         for level in [1, 10] {
             let level = Level::new(level).unwrap();
             let got = choose(&mut s, &pos, &[], level, Budget::Untimed, Some(&b), &stop);
-            assert_eq!(got, Some(mv));
+            // A book move is played without a search behind it.
+            assert_eq!(got, Some(Choice { mv, seen: None }));
         }
+    }
+
+    #[test]
+    fn a_full_strength_search_tells_what_it_saw_and_a_weak_level_does_not() {
+        let pos = Position::start(Variant::International);
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(16, None);
+        let fixed = Budget::Fixed(Duration::from_millis(50));
+        let strong = choose(&mut s, &pos, &[], Level::MAX, fixed, None, &stop).unwrap();
+        let seen = strong.seen.expect("a full-strength search reports");
+        assert!(seen.depth >= 1 && seen.nodes > 0, "{seen:?}");
+        assert!(pos.legal_moves().iter().any(|m| *m == strong.mv));
+        let weak = choose(
+            &mut s,
+            &pos,
+            &[],
+            Level::new(1).unwrap(),
+            fixed,
+            None,
+            &stop,
+        )
+        .unwrap();
+        assert_eq!(weak.seen, None);
     }
 
     #[test]
@@ -446,7 +503,10 @@ mod tests {
                 None,
                 &stop
             ),
-            Some(only)
+            Some(Choice {
+                mv: only,
+                seen: None
+            })
         );
     }
 

@@ -295,3 +295,70 @@ fn a_session_that_ends_stops_its_pondering() {
     drop(table);
     assert!(stop.load(Ordering::Relaxed));
 }
+
+#[test]
+fn a_move_line_tells_the_search_behind_it() {
+    let seen = engine::Seen {
+        depth: 12,
+        score: 5,
+        nodes: 806_399,
+    };
+    let spent = Duration::from_millis(300);
+    assert_eq!(
+        move_line(Color::White, "34-30", spent, Some(seen)),
+        "White 34-30 (0.3 s, depth 12, +0.05, 806399 nodes)"
+    );
+    assert_eq!(
+        move_line(Color::Black, "18x29", Duration::ZERO, None),
+        "Black 18x29 (0.0 s)"
+    );
+}
+
+#[test]
+fn a_searched_move_is_reported_with_its_depth() {
+    let (listener, addr) = pair();
+    let request = Request {
+        games: 1,
+        color: Color::White,
+        minutes: 2,
+        moves: 0,
+        starts: vec![Start::Initial],
+    };
+    let strong = Player {
+        level: Level::MAX,
+        move_time: Some(Duration::from_millis(100)),
+        ..player()
+    };
+    let ours = std::thread::spawn(move || {
+        let mut lines = Vec::new();
+        connect(&addr, &strong, &request, &mut |l: &str| {
+            lines.push(l.to_string())
+        })
+        .unwrap();
+        lines
+    });
+    let (stream, _) = listener.accept().unwrap();
+    let mut peer = Peer {
+        channel: Channel::new(stream),
+        position: Position::start(V),
+    };
+    assert!(matches!(peer.receive(), Message::GameRequest { .. }));
+    peer.send(&format!("A{:<32}0", "Script"));
+    assert!(matches!(peer.receive(), Message::Move { .. }));
+    peer.send("M0000403500");
+    assert!(matches!(peer.receive(), Message::GameEnd { .. }));
+    peer.send("E00");
+    let lines = ours.join().unwrap();
+    let first = lines
+        .iter()
+        .find(|l| l.starts_with("White "))
+        .expect("our first move is reported");
+    let depth: u32 = first
+        .split("depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|d| d.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {first:?}"));
+    assert!(depth >= 1, "{first}");
+    assert!(first.ends_with(" nodes)"), "{first}");
+}
