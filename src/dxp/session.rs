@@ -75,7 +75,6 @@ pub struct Played {
     pub color: Color,
 }
 
-/// The time control a game request sets: the minutes for the moves, then whatever is left.
 /// The report's line for one of our moves: the time it took and, when searched, the depth, the
 /// score and the nodes (`White 34-30 (0.3 s, depth 12, +0.05, 806399 nodes)`).
 fn move_line(side: Color, text: &str, spent: Duration, seen: Option<engine::Seen>) -> String {
@@ -91,6 +90,7 @@ fn move_line(side: Color, text: &str, spent: Duration, seen: Option<engine::Seen
     }
 }
 
+/// The time control a game request sets: the minutes for the moves, then whatever is left.
 fn time_control(minutes: u16, moves: u16) -> Option<TimeControl> {
     if minutes == 0 {
         return None;
