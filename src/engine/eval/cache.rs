@@ -3,7 +3,7 @@
 use crate::rules::board::Position;
 
 /// Leaves' evaluations by position hash. A leaf is reached again and again through other move
-/// orders, and a lookup costs far less than the evaluation's sixty pattern reads: each slot
+/// orders, and a lookup costs far less than the evaluation's thirty pattern reads: each slot
 /// keeps the upper 32 bits of the key, the variant mixed in, beside the value.
 pub(crate) struct EvalCache(Box<[u64]>);
 

@@ -127,6 +127,9 @@ pub struct Tables {
     /// row), the two-square ternary value (0–8) of each pair of neighbouring squares: the
     /// regions' digits, read four rows at a time.
     pairs: Vec<[u8; 4]>,
+    /// Per region, the region the other side sees on the same squares once the board is turned
+    /// half round, and for each of that region's digits the digit of this one on its square.
+    turned: Vec<(usize, [usize; REGION_SQUARES])>,
 }
 
 impl Tables {
@@ -173,13 +176,62 @@ impl Tables {
                 })
             })
             .collect();
+        let turned = regions
+            .iter()
+            .map(|starts| {
+                let here = squares(starts);
+                let there: Vec<u8> = here
+                    .iter()
+                    .map(|&b| g.flip(1u64 << b).trailing_zeros() as u8)
+                    .collect();
+                // The half turn maps the board's layout onto itself, so every region's squares
+                // are another region's (the tests check it on every board).
+                let q = regions
+                    .iter()
+                    .position(|s| {
+                        let mut a = squares(s);
+                        let mut b: [u8; REGION_SQUARES] = std::array::from_fn(|d| there[d]);
+                        a.sort_unstable();
+                        b.sort_unstable();
+                        a == b
+                    })
+                    .expect("a turned region is a region");
+                let theirs = squares(&regions[q]);
+                let digits = std::array::from_fn(|e| {
+                    there
+                        .iter()
+                        .position(|&b| b == theirs[e])
+                        .expect("the same squares")
+                });
+                (q, digits)
+            })
+            .collect();
         Tables {
             regions,
             left,
             rows,
             row_starts,
             pairs,
+            turned,
         }
+    }
+
+    /// The region and configuration the other side sees where this side sees `configuration`
+    /// in `region`: the same squares, the board turned half round, own and opposing men swapped.
+    pub fn turned(&self, region: usize, configuration: usize) -> (usize, usize) {
+        let (q, digits) = self.turned[region];
+        let mut own = [0usize; REGION_SQUARES];
+        let mut c = configuration;
+        for d in &mut own {
+            *d = c % 3;
+            c /= 3;
+        }
+        let mut theirs = 0;
+        for &d in digits.iter().rev() {
+            // Empty stays empty; an own man (1) is the other side's opposing man (2).
+            theirs = theirs * 3 + [0, 2, 1][own[d]];
+        }
+        (q, theirs)
     }
 
     /// Number of regions of the board.
@@ -189,8 +241,7 @@ impl Tables {
 
     /// The bits of a region's squares, in the order of the configuration's ternary digits.
     pub fn squares(&self, region: usize) -> [u8; REGION_SQUARES] {
-        let starts = self.regions[region];
-        std::array::from_fn(|d| starts[d / 2] + (d % 2) as u8)
+        squares(&self.regions[region])
     }
 
     /// Calls `f(region, configuration)` for every region of the view.
@@ -284,6 +335,12 @@ impl Tables {
     }
 }
 
+/// The bits of a region's squares (given by the first bit of each of its rows), in the order of
+/// the configuration's ternary digits.
+fn squares(starts: &[u8; 4]) -> [u8; REGION_SQUARES] {
+    std::array::from_fn(|d| starts[d / 2] + (d % 2) as u8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +369,32 @@ mod tests {
                 covered |= region;
             }
             assert_eq!(covered & g.board, g.board, "{v}");
+        }
+    }
+
+    #[test]
+    fn a_turned_region_is_what_the_other_side_sees() {
+        for (v, fen) in [
+            (
+                Variant::International,
+                "W:W16,17,28,31,33,46:B1,7,22,30,45,K50",
+            ),
+            (Variant::Frisian, "B:W6,27,34,K41:B3,19,20,24,36"),
+            (Variant::English, "B:W21,22,K30,32:B1,5,9,K14,19"),
+        ] {
+            let p = parse_fen(fen, v).unwrap();
+            let t = Tables::of(v.geometry());
+            let mut white = Vec::new();
+            let mut black = vec![0; t.regions()];
+            t.for_each_pattern(&View::of(&p, Color::White), |r, i| white.push((r, i)));
+            t.for_each_pattern(&View::of(&p, Color::Black), |r, i| black[r] = i);
+            let mut seen = vec![false; t.regions()];
+            for (r, i) in white {
+                let (q, theirs) = t.turned(r, i);
+                assert_eq!(theirs, black[q], "{v}: region {r}");
+                assert!(!seen[q], "{v}: two regions turn into {q}");
+                seen[q] = true;
+            }
         }
     }
 

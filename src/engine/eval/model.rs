@@ -48,6 +48,11 @@ pub struct Model {
     tempo: Phased<i16>,
     /// The pieces on the board at the start: the opening weights' whole share.
     full: i32,
+    /// Region by region, for each configuration of White's men and Black's men on its squares,
+    /// White's pattern weight less the one Black's view of the same squares gets, both phases
+    /// packed in one word (opening × 2³² + ending): the evaluation then reads each region once
+    /// instead of once per side.
+    board: Vec<i64>,
 }
 
 impl Model {
@@ -62,9 +67,11 @@ impl Model {
         let q = |x: Phased<f64>| {
             x.map(|x| (x * f64::from(QUANTUM)).round().clamp(-32767.0, 32767.0) as i16)
         };
+        let patterns: Vec<Phased<i16>> = patterns.iter().map(|&x| q(x)).collect();
         Model {
             variant,
-            patterns: patterns.iter().map(|&x| q(x)).collect(),
+            board: board_weights(variant, &patterns),
+            patterns,
             globals: std::array::from_fn(|i| q(globals[i])),
             tempo: q(tempo),
             full: full_board(variant),
@@ -94,17 +101,11 @@ impl Model {
         let flying = pos.variant().rules().flying_kings;
         let white = View::of(pos, Color::White);
         let black = View::of(pos, Color::Black);
-        let (mut opening, mut ending) = (0i32, 0i32);
-        t.for_each_pattern(&white, |r, i| {
-            let [o, e] = self.patterns[r * CONFIGURATIONS + i];
-            opening += i32::from(o);
-            ending += i32::from(e);
-        });
-        t.for_each_pattern(&black, |r, i| {
-            let [o, e] = self.patterns[r * CONFIGURATIONS + i];
-            opening -= i32::from(o);
-            ending -= i32::from(e);
-        });
+        let mut packed = 0i64;
+        t.for_each_pattern(&white, |r, i| packed += self.board[r * CONFIGURATIONS + i]);
+        // The low word is the ending's sum (its borrow taken from the high word, the opening's).
+        let mut ending = packed as i32;
+        let mut opening = ((packed - i64::from(ending)) >> 32) as i32;
         let (gw, gb) = (t.globals(&white, g, flying), t.globals(&black, g, flying));
         for k in 0..GLOBALS {
             let [o, e] = self.globals[k];
@@ -190,12 +191,29 @@ impl Model {
         let tempo = weights.next().unwrap_or_default();
         Ok(Model {
             variant,
+            board: board_weights(variant, &patterns),
             patterns,
             globals,
             tempo,
             full: full_board(variant),
         })
     }
+}
+
+/// [`Model::board`]'s packed weights from the pattern weights of one side's view.
+fn board_weights(variant: Variant, patterns: &[Phased<i16>]) -> Vec<i64> {
+    let t = Tables::of(variant.geometry());
+    (0..patterns.len())
+        .map(|k| {
+            let (r, c) = (k / CONFIGURATIONS, k % CONFIGURATIONS);
+            let (q, theirs) = t.turned(r, c);
+            let [o, e] = patterns[k];
+            let [to, te] = patterns[q * CONFIGURATIONS + theirs];
+            let opening = i64::from(o) - i64::from(to);
+            let ending = i64::from(e) - i64::from(te);
+            (opening << 32) + ending
+        })
+        .collect()
 }
 
 /// The pieces on the board at the start of a game.
@@ -208,5 +226,85 @@ fn variant_code(v: Variant) -> u8 {
         Variant::International => 1,
         Variant::Frisian => 2,
         Variant::English => 3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::builtin;
+    use proptest::prelude::*;
+
+    /// The evaluation as its definition reads: each side's view looked up in the pattern
+    /// weights on its own, then the whole-board terms and the tempo.
+    fn by_views(m: &Model, pos: &Position) -> i32 {
+        let g = pos.variant().geometry();
+        let t = Tables::of(g);
+        let flying = pos.variant().rules().flying_kings;
+        let (white, black) = (View::of(pos, Color::White), View::of(pos, Color::Black));
+        let (mut opening, mut ending) = (0i32, 0i32);
+        for (view, sign) in [(&white, 1), (&black, -1)] {
+            t.for_each_pattern(view, |r, i| {
+                let [o, e] = m.patterns[r * CONFIGURATIONS + i];
+                opening += sign * i32::from(o);
+                ending += sign * i32::from(e);
+            });
+        }
+        let (gw, gb) = (t.globals(&white, g, flying), t.globals(&black, g, flying));
+        for k in 0..GLOBALS {
+            opening += i32::from(m.globals[k][0]) * (gw[k] - gb[k]);
+            ending += i32::from(m.globals[k][1]) * (gw[k] - gb[k]);
+        }
+        if pos.side_to_move() == Color::Black {
+            (opening, ending) = (-opening, -ending);
+        }
+        opening += i32::from(m.tempo[0]);
+        ending += i32::from(m.tempo[1]);
+        let share = (pos.piece_count() as i32).min(m.full);
+        (opening * share + ending * (m.full - share)).div_euclid(QUANTUM * m.full)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// Reading each region once with the two sides' weights folded together gives the
+        /// value of reading it from each side, in every position of a random game.
+        #[test]
+        fn one_read_a_region_is_the_two_sides_reads(
+            variant in 0usize..3,
+            picks in proptest::collection::vec(any::<u16>(), 1..120),
+        ) {
+            let v = Variant::ALL[variant];
+            let m = builtin(v);
+            let mut pos = Position::start(v);
+            for pick in picks {
+                prop_assert_eq!(m.evaluate(&pos), by_views(m, &pos), "{:?}", pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(&moves.as_slice()[usize::from(pick) % moves.len()]);
+            }
+        }
+
+        /// The same for weights far from the shipped ones, at the ends of their range.
+        #[test]
+        fn folding_holds_at_the_ends_of_the_weights_range(seed in any::<u64>(), variant in 0usize..3) {
+            let v = Variant::ALL[variant];
+            let n = Tables::of(v.geometry()).regions() * CONFIGURATIONS;
+            let mut x = seed | 1;
+            let mut next = || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                [-8192.0, 8191.75, 0.0, -3.25][(x % 4) as usize]
+            };
+            let patterns: Vec<Phased<f64>> = (0..n).map(|_| [next(), next()]).collect();
+            let m = Model::from_units(v, &patterns, &[[1.0, 2.0]; GLOBALS], [0.5, 0.25]);
+            let pos = Position::start(v);
+            prop_assert_eq!(m.evaluate(&pos), by_views(&m, &pos));
+            let moves = pos.legal_moves();
+            let next = pos.play(&moves.as_slice()[(seed % moves.len() as u64) as usize]);
+            prop_assert_eq!(m.evaluate(&next), by_views(&m, &next));
+        }
     }
 }
