@@ -439,12 +439,18 @@ impl Searcher {
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = frame.order[0].1 as usize;
+        // Each child's table slot is asked for one move ahead, while the move before it is
+        // searched: a slot asked for just before its probe is still on its way from memory.
+        let mut ahead = None;
         for n in 0..frame.moves.len() {
             let i = frame.order[n].1 as usize;
             let mv = frame.moves.as_slice()[i];
-            let next = pos.play(&mv);
-            let next_key = pos.zobrist_after(key, &next);
-            self.table.prefetch(next_key);
+            let (next, next_key) = ahead.take().unwrap_or_else(|| self.child_of(pos, key, &mv));
+            if let Some(&(_, j)) = frame.order.get(n + 1)
+                && n + 1 < frame.moves.len()
+            {
+                ahead = Some(self.child_of(pos, key, &frame.moves.as_slice()[j as usize]));
+            }
             let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
                 0
             } else {
@@ -529,6 +535,15 @@ impl Searcher {
             },
         );
         best
+    }
+
+    /// The position after `mv` and its hash, its table slot asked for.
+    #[inline(always)]
+    fn child_of(&self, pos: &Position, key: u64, mv: &Move) -> (Position, u64) {
+        let next = pos.play(mv);
+        let next_key = pos.zobrist_after(key, &next);
+        self.table.prefetch(next_key);
+        (next, next_key)
     }
 
     /// The principal variation from the table.
