@@ -8,14 +8,17 @@
 #   fits an opening and an ending value apart, and as its 183,000 pattern weights need more
 #   games than that:
 #   5. self-play with the second fit (MORE_GAMES games),
-#   6. the final fit, from the untrained start, on all three sets.
+#   6. a third fit, from the untrained start, on all three sets,
+#   7. self-play with the third fit (LAST_GAMES games),
+#   8. the final fit, from the untrained start, on all four sets.
 # Every step is deterministic (seeded openings, node-limited searches, seeded sample order), so
 # the same commit gives the same weights on any machine and any number of cores.
 #
 # Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes each
-#        for Frisian and English, 60 for International)
-#        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n (International's third
-#        step, default 12000), TRAIN_DIR=dir (default target/train)
+#        for Frisian and English, 50 for International)
+#        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
+#        (International's third and fourth steps, default 12000 and 24000),
+#        TRAIN_DIR=dir (default target/train)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -23,6 +26,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/draughts"
 work=${TRAIN_DIR:-target/train}
 games=${GAMES:-6000}
 more=${MORE_GAMES:-12000}
+last=${LAST_GAMES:-24000}
 mkdir -p "$work"
 variants=("$@")
 [ ${#variants[@]} -eq 0 ] && variants=(international frisian english)
@@ -44,6 +48,11 @@ for v in "${variants[@]}"; do
     "$bin" engine selfplay --variant "$v" --weights "$work/$v-2.eval" --games "$more" \
       --seed 3 --nodes 4000 --out "$work/$v-2.pdn"
     sets+=("$work/$v-2.pdn")
+    "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
+      --out "$work/$v-3.eval" "${sets[@]}"
+    "$bin" engine selfplay --variant "$v" --weights "$work/$v-3.eval" --games "$last" \
+      --seed 4 --nodes 4000 --out "$work/$v-3.pdn"
+    sets+=("$work/$v-3.pdn")
   fi
   "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
     --out "$out" "${sets[@]}"
