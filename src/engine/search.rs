@@ -446,10 +446,9 @@ impl Searcher {
             let i = frame.order[n].1 as usize;
             let mv = frame.moves.as_slice()[i];
             let (next, next_key) = ahead.take().unwrap_or_else(|| self.child_of(pos, key, &mv));
-            if let Some(&(_, j)) = frame.order.get(n + 1)
-                && n + 1 < frame.moves.len()
-            {
-                ahead = Some(self.child_of(pos, key, &frame.moves.as_slice()[j as usize]));
+            if n + 1 < frame.moves.len() {
+                let j = frame.order[n + 1].1 as usize;
+                ahead = Some(self.child_of(pos, key, &frame.moves.as_slice()[j]));
             }
             let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
                 0

@@ -180,17 +180,14 @@ impl Tables {
             .iter()
             .map(|starts| {
                 let here = squares(starts);
-                let there: Vec<u8> = here
-                    .iter()
-                    .map(|&b| g.flip(1u64 << b).trailing_zeros() as u8)
-                    .collect();
+                let there = here.map(|b| g.flip(1u64 << b).trailing_zeros() as u8);
                 // The half turn maps the board's layout onto itself, so every region's squares
                 // are another region's (the tests check it on every board).
                 let q = regions
                     .iter()
                     .position(|s| {
                         let mut a = squares(s);
-                        let mut b: [u8; REGION_SQUARES] = std::array::from_fn(|d| there[d]);
+                        let mut b = there;
                         a.sort_unstable();
                         b.sort_unstable();
                         a == b
