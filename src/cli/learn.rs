@@ -312,7 +312,7 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
     });
     let (_, globals, tempo) = model.units();
     println!("{:>22}  {:>8} {:>8}", "", "opening", "ending");
-    for g in Global::ALL {
+    for &g in &Global::ALL[..model.terms()] {
         let [o, e] = globals[g as usize];
         println!("{:>22}: {o:+8.2} {e:+8.2}", g.name());
     }

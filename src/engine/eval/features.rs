@@ -39,11 +39,19 @@ pub enum Global {
     Imbalance,
     /// Rows advanced, summed over the men.
     Advance,
+    /// Forward steps the men have to empty squares.
+    ManMoves,
+    /// Men without a forward step.
+    Frozen,
+    /// Men, counted only when both sides have kings.
+    MenAmongKings,
+    /// Kings times the opposing men.
+    KingsAgainstMen,
 }
 
 impl Global {
     /// Every term, in the order of the weights.
-    pub const ALL: [Global; 9] = [
+    pub const ALL: [Global; 13] = [
         Global::Man,
         Global::King,
         Global::FirstKing,
@@ -53,6 +61,10 @@ impl Global {
         Global::KingMobility,
         Global::Imbalance,
         Global::Advance,
+        Global::ManMoves,
+        Global::Frozen,
+        Global::MenAmongKings,
+        Global::KingsAgainstMen,
     ];
 
     /// Its name in the weights' report.
@@ -67,6 +79,10 @@ impl Global {
             Global::KingMobility => "king mobility",
             Global::Imbalance => "wing imbalance",
             Global::Advance => "advance",
+            Global::ManMoves => "man moves",
+            Global::Frozen => "frozen men",
+            Global::MenAmongKings => "men among kings",
+            Global::KingsAgainstMen => "kings × their men",
         }
     }
 }
@@ -280,6 +296,16 @@ impl Tables {
         out[Global::Imbalance as usize] = (2 * left - v.men.count_ones() as i32).abs();
         let opp = v.opp_men | v.opp_kings;
         let occupied = v.men | v.kings | opp;
+        let empty = g.board & !occupied;
+        let (left_step, right_step) = (g.shift(v.men, UL) & empty, g.shift(v.men, UR) & empty);
+        out[Global::ManMoves as usize] = (left_step.count_ones() + right_step.count_ones()) as i32;
+        let movable = v.men & (g.shift(empty, DR) | g.shift(empty, DL));
+        out[Global::Frozen as usize] = (v.men & !movable).count_ones() as i32;
+        if v.kings != 0 && v.opp_kings != 0 {
+            out[Global::MenAmongKings as usize] = v.men.count_ones() as i32;
+        }
+        out[Global::KingsAgainstMen as usize] =
+            (v.kings.count_ones() * v.opp_men.count_ones()) as i32;
         // A runaway: no opposing piece in its forward cone up to promotion, and a free square
         // directly ahead.
         for (to_go, global) in [Global::Runaway1, Global::Runaway2, Global::Runaway3]
@@ -463,5 +489,33 @@ mod tests {
         assert_eq!(got[Global::Imbalance as usize], 2);
         let (_, w) = view(v, "W:W16:B45", Color::White);
         assert_eq!(t.globals(&w, g, true)[Global::Runaway3 as usize], 1);
+    }
+
+    #[test]
+    fn the_terms_between_the_sides_count_what_they_say() {
+        let v = Variant::International;
+        let g = v.geometry();
+        let t = Tables::of(g);
+        let terms = |fen: &str, color: Color| t.globals(&view(v, fen, color).1, g, true);
+        // White's 7 can step to 1 and to 2; 16, on the edge, only to 11, which Black holds.
+        let w = terms("W:W7,16,K46:B11,45", Color::White);
+        assert_eq!(w[Global::ManMoves as usize], 2);
+        assert_eq!(w[Global::Frozen as usize], 1);
+        // White's king against Black's two men; Black has no king, so no men among kings.
+        assert_eq!(w[Global::KingsAgainstMen as usize], 2);
+        assert_eq!(w[Global::MenAmongKings as usize], 0);
+        // Black's 11 steps to 17 (16 is White's), 45 to 50 (the edge is beside it).
+        let b = terms("W:W7,16,K46:B11,45", Color::Black);
+        assert_eq!(b[Global::ManMoves as usize], 2);
+        assert_eq!(b[Global::Frozen as usize], 0);
+        assert_eq!(b[Global::KingsAgainstMen as usize], 0);
+        // Once Black has a king too, both sides' men are men among kings.
+        let fen = "W:W7,16,K46:B11,45,K3";
+        assert_eq!(terms(fen, Color::White)[Global::MenAmongKings as usize], 2);
+        assert_eq!(terms(fen, Color::Black)[Global::MenAmongKings as usize], 2);
+        assert_eq!(
+            terms(fen, Color::Black)[Global::KingsAgainstMen as usize],
+            2
+        );
     }
 }

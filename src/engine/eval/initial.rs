@@ -63,6 +63,16 @@ fn hand(variant: Variant) -> Hand {
     }
 }
 
+/// The whole-board terms a variant's weights have, and so its training fits: every one for
+/// International; Frisian and English keep the nine they were trained and measured with (up to
+/// the advancement) until the later ones are measured on their own games.
+fn terms(variant: Variant) -> usize {
+    match variant {
+        Variant::International => GLOBALS,
+        Variant::Frisian | Variant::English => Global::ManMoves as usize,
+    }
+}
+
 impl Model {
     /// The starting point of training: the hand-set evaluation.
     pub fn initial(variant: Variant) -> Model {
@@ -143,7 +153,7 @@ fn weights(variant: Variant) -> (Vec<f64>, Vec<f64>, f64) {
             patterns[r * CONFIGURATIONS + config] = w;
         }
     }
-    let mut globals = vec![0.0; GLOBALS];
+    let mut globals = vec![0.0; terms(variant)];
     globals[Global::Man as usize] = 100.0;
     globals[Global::King as usize] = h.king;
     globals[Global::Runaway1 as usize] = h.runaway[0];

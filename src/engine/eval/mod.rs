@@ -63,6 +63,8 @@ mod tests {
         for v in Variant::ALL {
             let (_, globals, _) = builtin(v).units();
             assert_eq!(builtin(v).variant(), v);
+            // The terms the variant's training fits, as `scripts/train.sh` wrote them.
+            assert_eq!(builtin(v).terms(), Model::initial(v).terms(), "{v}");
             // Averaged over the phases, to the file's precision.
             let [opening, ending] = globals[features::Global::Man as usize];
             assert!(((opening + ending) / 2.0 - 100.0).abs() <= 0.25, "{v}");

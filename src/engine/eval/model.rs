@@ -8,7 +8,9 @@
 //! The file is zstd-compressed: a magic line, the variant, the counts, then little-endian `i16`
 //! weights in quarters of a hundredth of a man, each as its opening and ending value (pattern
 //! weights region by region, then the whole-board terms, then the tempo). Everything is checked
-//! before use: a damaged or foreign file is an error, never a wrong evaluation.
+//! before use: a damaged or foreign file is an error, never a wrong evaluation. A file may hold
+//! fewer whole-board terms than the program knows (its header counts them: a file written before
+//! the later terms were added, or a variant not trained with them); the rest are zero.
 
 use super::features::{CONFIGURATIONS, GLOBALS, Tables, View};
 use crate::rules::board::Position;
@@ -45,6 +47,11 @@ pub struct Model {
     /// Region by region, one weight per configuration.
     patterns: Vec<Phased<i16>>,
     globals: [Phased<i16>; GLOBALS],
+    /// How many of the whole-board terms the weights have (the first ones of [`Global::ALL`]);
+    /// the rest are zero.
+    ///
+    /// [`Global::ALL`]: super::features::Global::ALL
+    terms: usize,
     tempo: Phased<i16>,
     /// The pieces on the board at the start: the opening weights' whole share.
     full: i32,
@@ -57,7 +64,7 @@ pub struct Model {
 
 impl Model {
     /// A model from weights in evaluation units (the trainer's output), rounded to the file's
-    /// precision.
+    /// precision; `globals` are the first whole-board terms (at most all of them), the rest zero.
     pub fn from_units(
         variant: Variant,
         patterns: &[Phased<f64>],
@@ -68,11 +75,16 @@ impl Model {
             x.map(|x| (x * f64::from(QUANTUM)).round().clamp(-32767.0, 32767.0) as i16)
         };
         let patterns: Vec<Phased<i16>> = patterns.iter().map(|&x| q(x)).collect();
+        assert!(
+            globals.len() <= GLOBALS,
+            "more whole-board terms than there are"
+        );
         Model {
             variant,
             board: board_weights(variant, &patterns),
             patterns,
-            globals: std::array::from_fn(|i| q(globals[i])),
+            globals: std::array::from_fn(|i| globals.get(i).map_or([0; PHASES], |&x| q(x))),
+            terms: globals.len(),
             tempo: q(tempo),
             full: full_board(variant),
         }
@@ -91,6 +103,14 @@ impl Model {
     /// The variant the weights are for.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// How many whole-board terms the weights have: the first ones of [`Global::ALL`] (training
+    /// fits those and leaves the rest at zero).
+    ///
+    /// [`Global::ALL`]: super::features::Global::ALL
+    pub fn terms(&self) -> usize {
+        self.terms
     }
 
     /// The value of `pos` for the side to move, in hundredths of a man.
@@ -129,12 +149,12 @@ impl Model {
         raw.push(variant_code(self.variant));
         let regions = self.patterns.len() / CONFIGURATIONS;
         raw.extend_from_slice(&(regions as u16).to_le_bytes());
-        raw.extend_from_slice(&(GLOBALS as u16).to_le_bytes());
+        raw.extend_from_slice(&(self.terms as u16).to_le_bytes());
         raw.push(PHASES as u8);
         for w in self
             .patterns
             .iter()
-            .chain(&self.globals)
+            .chain(&self.globals[..self.terms])
             .chain(std::iter::once(&self.tempo))
             .flatten()
         {
@@ -164,14 +184,14 @@ impl Model {
         let globals = usize::from(u16::from_le_bytes([rest[3], rest[4]]));
         let phases = usize::from(rest[5]);
         let expected = Tables::of(variant.geometry()).regions();
-        if regions != expected || globals != GLOBALS || phases != PHASES {
+        if regions != expected || globals > GLOBALS || phases != PHASES {
             return invalid(format!(
                 "{regions} regions, {globals} terms and {phases} phases, where {variant} needs \
                  {expected}, {GLOBALS} and {PHASES}"
             ));
         }
         let data = &rest[6..];
-        let count = PHASES * (regions * CONFIGURATIONS + GLOBALS + 1);
+        let count = PHASES * (regions * CONFIGURATIONS + globals + 1);
         if data.len() != 2 * count {
             return invalid(format!(
                 "{} bytes of weights, {} expected",
@@ -187,13 +207,14 @@ impl Model {
             ]
         });
         let patterns: Vec<Phased<i16>> = weights.by_ref().take(regions * CONFIGURATIONS).collect();
-        let globals = std::array::from_fn(|_| weights.next().unwrap_or_default());
+        let read: Vec<Phased<i16>> = weights.by_ref().take(globals).collect();
         let tempo = weights.next().unwrap_or_default();
         Ok(Model {
             variant,
             board: board_weights(variant, &patterns),
             patterns,
-            globals,
+            globals: std::array::from_fn(|k| read.get(k).copied().unwrap_or_default()),
+            terms: globals,
             tempo,
             full: full_board(variant),
         })
@@ -262,6 +283,44 @@ mod tests {
         ending += i32::from(m.tempo[1]);
         let share = (pos.piece_count() as i32).min(m.full);
         (opening * share + ending * (m.full - share)).div_euclid(QUANTUM * m.full)
+    }
+
+    #[test]
+    fn weights_with_fewer_terms_read_back_and_count_the_rest_as_zero() {
+        let v = Variant::English;
+        let n = Tables::of(v.geometry()).regions() * CONFIGURATIONS;
+        let patterns: Vec<Phased<f64>> = (0..n).map(|k| [(k % 7) as f64, -1.5]).collect();
+        let fewer = GLOBALS - 4;
+        let globals: Vec<Phased<f64>> = (0..GLOBALS)
+            .map(|k| {
+                if k < fewer {
+                    [k as f64 + 1.0, 2.0]
+                } else {
+                    [0.0; 2]
+                }
+            })
+            .collect();
+        let short = Model::from_units(v, &patterns, &globals[..fewer], [0.5, 0.25]);
+        let full = Model::from_units(v, &patterns, &globals, [0.5, 0.25]);
+        assert_eq!(short.terms(), fewer);
+        assert_eq!(Model::from_bytes(&short.to_bytes(), v).unwrap(), short);
+        assert_eq!(short.units(), full.units());
+        let pos = crate::rules::notation::parse_fen("B:W21,22,K30:B5,9,K14", v).unwrap();
+        assert_eq!(short.evaluate(&pos), full.evaluate(&pos));
+        // The file is shorter by the missing terms' weights, each two phases of two bytes.
+        let size = |m: &Model| {
+            zstd::bulk::decompress(&m.to_bytes(), MAX_DECOMPRESSED)
+                .unwrap()
+                .len()
+        };
+        assert_eq!(size(&full) - size(&short), 4 * 4);
+        // A file with more terms than the program knows is refused.
+        let raw = zstd::bulk::decompress(&full.to_bytes(), MAX_DECOMPRESSED).unwrap();
+        let mut more = raw.clone();
+        more[MAGIC.len() + 3..MAGIC.len() + 5].copy_from_slice(&(GLOBALS as u16 + 1).to_le_bytes());
+        more.extend_from_slice(&[0; 4]);
+        let bytes = zstd::bulk::compress(&more, 1).unwrap();
+        assert!(Model::from_bytes(&bytes, v).is_err());
     }
 
     proptest! {

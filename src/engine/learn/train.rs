@@ -166,6 +166,8 @@ fn sample(pos: &Position, target: f32) -> Sample {
 /// phases side by side (index `PHASES * w + phase`).
 struct Fit {
     regions: usize,
+    /// The whole-board terms fitted: the starting weights' (the rest stay at zero).
+    terms: usize,
     patterns: Vec<f64>,
     globals: Vec<f64>,
     tempo: Phased<f64>,
@@ -194,6 +196,7 @@ impl Fit {
             .collect();
         Fit {
             regions: Tables::of(start.variant().geometry()).regions(),
+            terms: start.terms(),
             sums: vec![0.0; prior.len()],
             patterns,
             globals,
@@ -269,7 +272,7 @@ impl Fit {
             let i = r * CONFIGURATIONS + usize::from(s.black[r]);
             update(&mut self.sums, 0, &mut self.patterns, i, -g);
         }
-        for k in 0..GLOBALS {
+        for k in 0..self.terms {
             if s.globals[k] != 0 {
                 let grad = g * f64::from(s.globals[k]);
                 update(&mut self.sums, n, &mut self.globals, k, grad);
@@ -365,7 +368,7 @@ fn export(variant: Variant, fit: &Fit) -> Model {
     Model::from_units(
         variant,
         &phased(&fit.patterns),
-        &phased(&fit.globals),
+        &phased(&fit.globals)[..fit.terms],
         phased(&fit.tempo)[0],
     )
 }
@@ -446,6 +449,12 @@ mod tests {
         assert_eq!(a, b);
         let [opening, ending] = a.units().1[Global::Man as usize];
         assert!(((opening + ending) / 2.0 - 100.0).abs() <= 0.25);
+        // Only the terms the starting weights have are fitted; the later ones stay at zero.
+        let terms = Model::initial(v).terms();
+        assert!(terms < GLOBALS);
+        assert_eq!(a.terms(), terms);
+        assert!(a.units().1[terms..].iter().all(|&w| w == [0.0; 2]));
+        assert!(a.units().1[..terms].iter().any(|&w| w != [0.0; 2]));
     }
 
     #[test]
