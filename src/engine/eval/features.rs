@@ -82,7 +82,7 @@ impl Global {
             Global::ManMoves => "man moves",
             Global::Frozen => "frozen men",
             Global::MenAmongKings => "men among kings",
-            Global::KingsAgainstMen => "kings × their men",
+            Global::KingsAgainstMen => "kings × opposing men",
         }
     }
 }

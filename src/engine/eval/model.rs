@@ -127,7 +127,8 @@ impl Model {
         let mut ending = packed as i32;
         let mut opening = ((packed - i64::from(ending)) >> 32) as i32;
         let (gw, gb) = (t.globals(&white, g, flying), t.globals(&black, g, flying));
-        for k in 0..GLOBALS {
+        // Terms the weights do not have are zero: not added.
+        for k in 0..self.terms {
             let [o, e] = self.globals[k];
             opening += i32::from(o) * (gw[k] - gb[k]);
             ending += i32::from(e) * (gw[k] - gb[k]);
@@ -187,7 +188,7 @@ impl Model {
         if regions != expected || globals > GLOBALS || phases != PHASES {
             return invalid(format!(
                 "{regions} regions, {globals} terms and {phases} phases, where {variant} needs \
-                 {expected}, {GLOBALS} and {PHASES}"
+                 {expected}, at most {GLOBALS} and {PHASES}"
             ));
         }
         let data = &rest[6..];
@@ -316,7 +317,7 @@ mod tests {
         assert_eq!(size(&full) - size(&short), 4 * 4);
         // A file with more terms than the program knows is refused.
         let raw = zstd::bulk::decompress(&full.to_bytes(), MAX_DECOMPRESSED).unwrap();
-        let mut more = raw.clone();
+        let mut more = raw;
         more[MAGIC.len() + 3..MAGIC.len() + 5].copy_from_slice(&(GLOBALS as u16 + 1).to_le_bytes());
         more.extend_from_slice(&[0; 4]);
         let bytes = zstd::bulk::compress(&more, 1).unwrap();
