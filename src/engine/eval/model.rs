@@ -316,8 +316,7 @@ mod tests {
         };
         assert_eq!(size(&full) - size(&short), 4 * 4);
         // A file with more terms than the program knows is refused.
-        let raw = zstd::bulk::decompress(&full.to_bytes(), MAX_DECOMPRESSED).unwrap();
-        let mut more = raw;
+        let mut more = zstd::bulk::decompress(&full.to_bytes(), MAX_DECOMPRESSED).unwrap();
         more[MAGIC.len() + 3..MAGIC.len() + 5].copy_from_slice(&(GLOBALS as u16 + 1).to_le_bytes());
         more.extend_from_slice(&[0; 4]);
         let bytes = zstd::bulk::compress(&more, 1).unwrap();
