@@ -64,8 +64,8 @@ fn hand(variant: Variant) -> Hand {
 }
 
 /// The whole-board terms a variant's weights have, and so its training fits: every one for
-/// International and English; Frisian keeps the nine it was trained with (up to the advancement):
-/// with all of them its pipeline's weights played worse than these (41/95, Elo -48 ± 61).
+/// International and English; Frisian keeps the nine its shipped file has (up to the advancement):
+/// today's pipeline, with all of them or with nine, made weights that played worse than that file.
 fn terms(variant: Variant) -> usize {
     match variant {
         Variant::International | Variant::English => GLOBALS,

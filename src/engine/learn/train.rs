@@ -436,7 +436,7 @@ mod tests {
         };
         let mut first = Vec::new();
         let mut samples = collect();
-        let before = { Fit::new(&start, true).loss(&samples.train) };
+        let before = Fit::new(&start, true).loss(&samples.train);
         let a = train(v, &start, &mut samples, &settings, &mut |e| first.push(*e));
         assert!(
             first.last().unwrap().train_loss < before,
