@@ -25,6 +25,9 @@ const ASPIRATION: i32 = 25;
 const PROBCUT_MARGIN: i32 = 90;
 const PROBCUT_DEPTH: i32 = 3;
 const MAX_PLY: usize = 128;
+/// The least depth at which the children's table entries are asked for a cutoff before any is
+/// searched (below it, making every child costs more than the searches it spares).
+const ETC_DEPTH: i32 = 5;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
 
@@ -435,6 +438,20 @@ impl Searcher {
         } else {
             depth.max(1)
         };
+        // Enhanced transposition cutoff: at a deep node that only has to prove `beta`, a child
+        // the table already proves to refute the opponent spares searching the others first.
+        if ply > 0 && depth >= ETC_DEPTH && beta - alpha == 1 {
+            for mv in frame.moves.iter() {
+                let next = pos.play(mv);
+                let Some(e) = self.table.probe(pos.zobrist_after(key, &next)) else {
+                    continue;
+                };
+                let score = -from_table(e.score, ply + 1);
+                if i32::from(e.depth) >= depth - 1 && e.bound != LOWER && score >= beta {
+                    return score;
+                }
+            }
+        }
         self.order(frame, entry.map(|e| e.best as usize), ply);
         let original_alpha = alpha;
         let mut best = -INF;
@@ -611,6 +628,7 @@ impl Searcher {
         }
         self.path = history.to_vec();
         self.path.push(root.zobrist());
+        self.table.new_search();
         let mut helpers = std::mem::take(&mut self.helpers);
         let stops = StopHelpers(helpers.iter().map(Searcher::stop_flag).collect());
         let counters: Vec<Arc<AtomicU64>> =

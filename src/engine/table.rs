@@ -1,19 +1,20 @@
-//! The transposition table: one entry per slot, found by the position's hash, shared by every
-//! thread of a search without a lock.
+//! The transposition table: a bucket of four entries per hash, shared by every thread of a
+//! search without a lock.
 //!
-//! A slot is two 64-bit atomics, the entry's packed data and that data XORed with the key
-//! (Hyatt's lockless hashing): a slot torn by two threads writing at once no longer matches its
-//! key, so it reads as a miss instead of a wrong entry. Relaxed loads and stores are plain moves
-//! on the machines we run on, so one thread pays nothing for the sharing.
+//! A bucket is one cache line, so a probe waits on memory once however many slots it reads. A
+//! slot is two 64-bit atomics, the entry's packed data and that data XORed with the key (Hyatt's
+//! lockless hashing): a slot torn by two threads writing at once no longer matches its key, so
+//! it reads as a miss instead of a wrong entry. Relaxed loads and stores are plain moves on the
+//! machines we run on, so one thread pays nothing for the sharing.
 //!
-//! The one place in the engine with `unsafe`: a cache prefetch of the slot a child position will
-//! probe, issued as soon as its hash is known (the probe's wait on memory was most of a node's
-//! time), and the view of the table's memory as slots. That memory is an anonymous mapping the
-//! kernel is asked to back with huge pages: a probe lands anywhere in tens of megabytes, and with
-//! 4 KB pages nearly every one also missed the address translation cache (the search ran about
-//! a tenth faster with them on the bench position).
+//! The one place in the engine with `unsafe`: a cache prefetch of the bucket a child position
+//! will probe, issued as soon as its hash is known (the probe's wait on memory was most of a
+//! node's time), and the view of the table's memory as buckets. That memory is an anonymous
+//! mapping the kernel is asked to back with huge pages: a probe lands anywhere in tens of
+//! megabytes, and with 4 KB pages nearly every one also missed the address translation cache
+//! (the search ran about a tenth faster with them on the bench position).
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
 /// One position's result: its hash, score, depth searched, bound and best move's index.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -60,21 +61,33 @@ struct Slot {
     data: AtomicU64,
 }
 
-/// A transposition table: one entry per slot, replaced when the new search is at least as deep
-/// or the slot holds another position.
+/// Slots a key may use: four, one cache line, so a probe costs one wait on memory however many
+/// it reads, and a deep result is not lost to the first other position that lands on its slot.
+const WAYS: usize = 4;
+
+/// A bucket: the [`WAYS`] slots of one cache line.
+#[repr(C, align(64))]
+struct Bucket([Slot; WAYS]);
+
+/// A transposition table: a bucket of slots per key. A store replaces the key's own slot when
+/// the new search is at least as deep or exact; otherwise the slot worth least: empty, then one
+/// left by an earlier search, then the shallowest.
 pub(super) struct Table {
-    /// The slots' memory: an anonymous mapping, all zero bytes (every slot empty) at the start.
+    /// The buckets' memory: an anonymous mapping, all zero bytes (every slot empty) at the start.
     memory: memmap2::MmapMut,
     mask: usize,
+    /// The search that writes now, kept in each entry: entries of earlier searches (earlier
+    /// moves of the game) give way first.
+    generation: AtomicU8,
 }
 
 impl Table {
-    /// A table of about `megabytes` MB (a power of two number of entries).
+    /// A table of about `megabytes` MB (a power of two number of buckets).
     pub(super) fn new(megabytes: usize) -> Table {
-        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
-        let size = (want.next_power_of_two() / 2).max(1024);
+        let want = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let size = (want.next_power_of_two() / 2).max(256);
         let memory = memmap2::MmapOptions::new()
-            .len(size * std::mem::size_of::<Slot>())
+            .len(size * std::mem::size_of::<Bucket>())
             .map_anon()
             .expect("an anonymous mapping of the table's size");
         #[cfg(target_os = "linux")]
@@ -82,33 +95,39 @@ impl Table {
         Table {
             memory,
             mask: size - 1,
+            generation: AtomicU8::new(0),
         }
     }
 
     #[inline(always)]
-    fn slots(&self) -> &[Slot] {
-        // SAFETY: the mapping is page-aligned (more than a slot's alignment), lives as long as
-        // `self`, holds `mask + 1` slots' bytes, and zero bytes are an empty slot (two atomics
-        // of value 0); it is only ever reached through these atomics.
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: the mapping is page-aligned (more than a bucket's alignment), lives as long
+        // as `self`, holds `mask + 1` buckets' bytes, and zero bytes are an empty slot (two
+        // atomics of value 0); it is only ever reached through these atomics.
         #[allow(unsafe_code)]
         unsafe {
-            std::slice::from_raw_parts(self.memory.as_ptr().cast::<Slot>(), self.mask + 1)
+            std::slice::from_raw_parts(self.memory.as_ptr().cast::<Bucket>(), self.mask + 1)
         }
     }
 
-    /// Asks the processor to bring `key`'s slot into the cache: the probe that follows a few
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        &self.buckets()[key as usize & self.mask]
+    }
+
+    /// Asks the processor to bring `key`'s bucket into the cache: the probe that follows a few
     /// hundred instructions later then finds it there instead of waiting on memory.
     #[inline(always)]
     pub(super) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot: *const Slot = &self.slots()[key as usize & self.mask];
+            let bucket: *const Bucket = self.bucket(key);
             // SAFETY: a prefetch is a hint that never faults nor changes memory, and the
             // address is of a live element of the table.
             #[allow(unsafe_code)]
             unsafe {
                 std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    slot.cast::<i8>(),
+                    bucket.cast::<i8>(),
                 );
             }
         }
@@ -116,29 +135,54 @@ impl Table {
         let _ = key;
     }
 
+    /// A new search begins: what earlier ones stored gives way first from now on.
+    pub(super) fn new_search(&self) {
+        self.generation.fetch_add(1, Relaxed);
+    }
+
     /// The entry of `key`, if the table holds it.
     pub(super) fn probe(&self, key: u64) -> Option<Entry> {
-        let slot = &self.slots()[key as usize & self.mask];
-        let data = slot.data.load(Relaxed);
-        let e = Entry::unpack(key, data);
-        (slot.check.load(Relaxed) ^ data == key && e.bound != 0).then_some(e)
+        self.bucket(key).0.iter().find_map(|slot| {
+            let data = slot.data.load(Relaxed);
+            let e = Entry::unpack(key, data);
+            (slot.check.load(Relaxed) ^ data == key && e.bound != 0).then_some(e)
+        })
     }
 
     /// Keeps `e` for `key`.
     pub(super) fn store(&self, key: u64, e: Entry) {
-        let slot = &self.slots()[key as usize & self.mask];
-        let old = slot.data.load(Relaxed);
-        let same = slot.check.load(Relaxed) ^ old == key;
-        if !same || e.depth >= Entry::unpack(key, old).depth || e.bound == EXACT {
-            let data = e.pack();
-            slot.data.store(data, Relaxed);
-            slot.check.store(data ^ key, Relaxed);
+        let generation = self.generation.load(Relaxed);
+        let mut victim = &self.bucket(key).0[0];
+        let mut worth = i32::MAX;
+        for slot in &self.bucket(key).0 {
+            let old = slot.data.load(Relaxed);
+            if slot.check.load(Relaxed) ^ old == key {
+                if e.depth < Entry::unpack(key, old).depth && e.bound != EXACT {
+                    return;
+                }
+                victim = slot;
+                break;
+            }
+            let w = if old == 0 {
+                i32::MIN
+            } else if (old >> 56) as u8 != generation {
+                -1000 + i32::from((old >> 32) as u8 as i8)
+            } else {
+                i32::from((old >> 32) as u8 as i8)
+            };
+            if w < worth {
+                worth = w;
+                victim = slot;
+            }
         }
+        let data = e.pack() | u64::from(generation) << 56;
+        victim.data.store(data, Relaxed);
+        victim.check.store(data ^ key, Relaxed);
     }
 
     /// Forgets everything (a new game).
     pub(super) fn clear(&self) {
-        for slot in self.slots().iter() {
+        for slot in self.buckets().iter().flat_map(|b| &b.0) {
             slot.data.store(0, Relaxed);
             slot.check.store(0, Relaxed);
         }
@@ -191,8 +235,61 @@ mod tests {
         assert_eq!(t.probe(42), None);
     }
 
-    /// Threads writing one slot at once never make a probe return an entry that was not stored
-    /// for its key: every key here falls in slot 5, and each entry carries bits of its key in
+    /// Keys of one bucket: the low bits the same, the rest apart.
+    fn bucket_keys(n: u64) -> Vec<u64> {
+        (1..=n)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) << 24 | 7)
+            .collect()
+    }
+
+    fn entry(key: u64, depth: i8) -> Entry {
+        Entry {
+            key,
+            score: depth.into(),
+            depth,
+            bound: LOWER,
+            best: 0,
+        }
+    }
+
+    #[test]
+    fn a_deep_entry_outlives_shallow_ones_of_its_bucket() {
+        let t = Table::new(1);
+        let keys = bucket_keys(6);
+        t.store(keys[0], entry(keys[0], 20));
+        for &k in &keys[1..] {
+            t.store(k, entry(k, 1));
+        }
+        assert_eq!(t.probe(keys[0]), Some(entry(keys[0], 20)));
+        // Three slots for five shallow keys: the last one stored is among them.
+        assert_eq!(t.probe(keys[5]), Some(entry(keys[5], 1)));
+        assert_eq!(
+            keys[1..].iter().filter(|&&k| t.probe(k).is_some()).count(),
+            3
+        );
+    }
+
+    #[test]
+    fn an_earlier_search_gives_way_first() {
+        let t = Table::new(1);
+        let keys = bucket_keys(6);
+        for &k in &keys[..4] {
+            t.store(k, entry(k, 20));
+        }
+        t.new_search();
+        t.store(keys[4], entry(keys[4], 1));
+        t.store(keys[5], entry(keys[5], 2));
+        // Both went into slots of the earlier search, not over each other.
+        assert_eq!(t.probe(keys[4]), Some(entry(keys[4], 1)));
+        assert_eq!(t.probe(keys[5]), Some(entry(keys[5], 2)));
+        assert_eq!(
+            keys[..4].iter().filter(|&&k| t.probe(k).is_some()).count(),
+            2
+        );
+    }
+
+    /// Threads writing one bucket at once never make a probe return an entry that was not stored
+    /// for its key: every key here falls in bucket 5, and each entry carries bits of its key in
     /// its score.
     #[test]
     fn torn_writes_read_as_misses() {
