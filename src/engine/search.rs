@@ -28,6 +28,8 @@ const MAX_PLY: usize = 128;
 /// The least depth at which the children's table entries are asked for a cutoff before any is
 /// searched (below it, making every child costs more than the searches it spares).
 const ETC_DEPTH: i32 = 5;
+/// The bound of a move's history score.
+const HISTORY_MAX: i32 = 1 << 14;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
 
@@ -135,7 +137,7 @@ impl Frame {
 pub struct Searcher {
     table: Arc<Table>,
     killers: [[(u8, u8); 2]; MAX_PLY],
-    history: Box<[[u32; 64]; 64]>,
+    history: Box<[[i32; 64]; 64]>,
     tablebase: Option<Arc<Tablebase>>,
     stop: Arc<AtomicBool>,
     nodes: u64,
@@ -298,6 +300,13 @@ impl Searcher {
         })
     }
 
+    /// Moves `mv`'s history score by `bonus`, less the more it already leans that way, so that
+    /// scores stay within ±[`HISTORY_MAX`] and recent cutoffs outweigh old ones.
+    fn reward(&mut self, mv: &Move, bonus: i32) {
+        let h = &mut self.history[mv.from as usize][mv.to as usize];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
     /// Orders the frame's moves: the table's move, then captures by size, killers, then by
     /// history (a stable insertion sort: the lists are short, and nothing is allocated).
     fn order(&self, frame: &mut Frame, tt_best: Option<usize>, ply: usize) {
@@ -441,13 +450,24 @@ impl Searcher {
         // Enhanced transposition cutoff: at a deep node that only has to prove `beta`, a child
         // the table already proves to refute the opponent spares searching the others first.
         if ply > 0 && depth >= ETC_DEPTH && beta - alpha == 1 {
-            for mv in frame.moves.iter() {
+            for (i, mv) in frame.moves.iter().enumerate() {
                 let next = pos.play(mv);
                 let Some(e) = self.table.probe(pos.zobrist_after(key, &next)) else {
                     continue;
                 };
                 let score = -from_table(e.score, ply + 1);
                 if i32::from(e.depth) >= depth - 1 && e.bound != LOWER && score >= beta {
+                    // Kept as this node's bound, so its next visit cuts at the probe.
+                    self.table.store(
+                        key,
+                        Entry {
+                            key,
+                            score: to_table(score, ply),
+                            depth: depth.min(127) as i8,
+                            bound: LOWER,
+                            best: i as u8,
+                        },
+                    );
                     return score;
                 }
             }
@@ -524,8 +544,14 @@ impl Searcher {
                         k[1] = k[0];
                         k[0] = (mv.from, mv.to);
                     }
-                    let h = &mut self.history[mv.from as usize][mv.to as usize];
-                    *h = h.saturating_add((depth * depth) as u32);
+                    // The move that cut gains, the quiet ones tried before it lose (a node
+                    // with a capture has only captures).
+                    let bonus = depth * depth;
+                    for k in &frame.order[..n] {
+                        let tried = frame.moves.as_slice()[k.1 as usize];
+                        self.reward(&tried, -bonus);
+                    }
+                    self.reward(&mv, bonus);
                 }
                 break;
             }

@@ -399,3 +399,29 @@ fn an_iteration_cut_short_still_gives_the_better_move_it_found() {
     assert!(changed >= 10, "only {changed} changes of mind met");
     assert!(kept_new * 3 >= changed, "{kept_new} of {changed}");
 }
+
+/// A history score moves toward its bonus's sign and stays within ±HISTORY_MAX however many
+/// cutoffs it sees.
+#[test]
+fn history_scores_stay_bounded_and_follow_recent_cutoffs() {
+    let pos = Position::start(Variant::International);
+    let moves = pos.legal_moves();
+    let mv = moves.as_slice()[0];
+    let mut s = Searcher::new(1, None);
+    let at = |s: &Searcher| s.history[mv.from as usize][mv.to as usize];
+    for _ in 0..10_000 {
+        s.reward(&mv, 40 * 40);
+        assert!((0..=HISTORY_MAX).contains(&at(&s)), "{}", at(&s));
+    }
+    assert!(at(&s) > HISTORY_MAX * 9 / 10, "{}", at(&s));
+    // A few failures of the same move turn it round: recent cutoffs outweigh old ones.
+    for _ in 0..30 {
+        s.reward(&mv, -(16 * 16));
+    }
+    assert!(at(&s) < HISTORY_MAX / 2, "{}", at(&s));
+    for _ in 0..10_000 {
+        s.reward(&mv, -(40 * 40));
+        assert!(at(&s).abs() <= HISTORY_MAX, "{}", at(&s));
+    }
+    assert!(at(&s) < -HISTORY_MAX * 9 / 10, "{}", at(&s));
+}
