@@ -301,7 +301,8 @@ impl Searcher {
     }
 
     /// Moves `mv`'s history score by `bonus`, less the more it already leans that way, so that
-    /// scores stay within ±[`HISTORY_MAX`] and recent cutoffs outweigh old ones.
+    /// scores stay within ±[`HISTORY_MAX`] (a bonus is a depth squared, below it) and recent
+    /// cutoffs outweigh old ones.
     fn reward(&mut self, mv: &Move, bonus: i32) {
         let h = &mut self.history[mv.from as usize][mv.to as usize];
         *h += bonus - *h * bonus.abs() / HISTORY_MAX;
