@@ -8,8 +8,9 @@ use super::eval::cache::EvalCache;
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
-use crate::rules::moves::{MAX_MOVES, Move, MoveList};
+use crate::rules::moves::{Move, MoveList};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
+use ordering::{Frame, MoveOrdering};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -28,8 +29,6 @@ const MAX_PLY: usize = 128;
 /// The least depth at which the children's table entries are asked for a cutoff before any is
 /// searched (below it, making every child costs more than the searches it spares).
 const ETC_DEPTH: i32 = 5;
-/// The bound of a move's history score.
-const HISTORY_MAX: i32 = 1 << 14;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
 
@@ -117,27 +116,11 @@ pub struct Outcome {
     pub pv: Vec<Move>,
 }
 
-/// One ply's room: its moves and the order to try them in, kept for the whole search so that
-/// no node builds a list (a move list is large: it has room for the most moves any position has).
-struct Frame {
-    moves: MoveList,
-    order: [(i64, u16); MAX_MOVES],
-}
-
-impl Frame {
-    fn new() -> Frame {
-        Frame {
-            moves: MoveList::new(),
-            order: [(0, 0); MAX_MOVES],
-        }
-    }
-}
-
 /// A searcher: its table and ordering heuristics persist between searches of one game.
 pub struct Searcher {
     table: Arc<Table>,
-    killers: [[(u8, u8); 2]; MAX_PLY],
-    history: Box<[[i32; 64]; 64]>,
+    /// Killer moves and history scores.
+    ordering: MoveOrdering,
     tablebase: Option<Arc<Tablebase>>,
     stop: Arc<AtomicBool>,
     nodes: u64,
@@ -184,8 +167,7 @@ impl Searcher {
     fn sharing(table: Arc<Table>, tablebase: Option<Arc<Tablebase>>) -> Searcher {
         Searcher {
             table,
-            killers: [[(0, 0); 2]; MAX_PLY],
-            history: Box::new([[0; 64]; 64]),
+            ordering: MoveOrdering::new(MAX_PLY),
             tablebase,
             stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
@@ -268,8 +250,7 @@ impl Searcher {
     }
 
     fn forget_order(&mut self) {
-        self.killers = [[(0, 0); 2]; MAX_PLY];
-        *self.history = [[0; 64]; 64];
+        self.ordering = MoveOrdering::new(MAX_PLY);
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -298,39 +279,6 @@ impl Searcher {
             Wdl::Draw => 0,
             Wdl::Loss => -TB_WIN + ply,
         })
-    }
-
-    /// Moves `mv`'s history score by `bonus`, less the more it already leans that way, so that
-    /// scores stay within ±[`HISTORY_MAX`] (a bonus is a depth squared, below it) and recent
-    /// cutoffs outweigh old ones.
-    fn reward(&mut self, mv: &Move, bonus: i32) {
-        let h = &mut self.history[mv.from as usize][mv.to as usize];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    /// Orders the frame's moves: the table's move, then captures by size, killers, then by
-    /// history (a stable insertion sort: the lists are short, and nothing is allocated).
-    fn order(&self, frame: &mut Frame, tt_best: Option<usize>, ply: usize) {
-        let Frame { moves, order } = frame;
-        for (i, m) in moves.iter().enumerate() {
-            let s = if Some(i) == tt_best {
-                i64::MAX
-            } else if m.is_capture() {
-                1_000_000_000 + i64::from(m.capture_count())
-            } else if self.killers[ply][0] == (m.from, m.to) {
-                900_000_000
-            } else if self.killers[ply][1] == (m.from, m.to) {
-                800_000_000
-            } else {
-                i64::from(self.history[m.from as usize][m.to as usize])
-            };
-            let mut at = i;
-            while at > 0 && order[at - 1].0 < s {
-                order[at] = order[at - 1];
-                at -= 1;
-            }
-            order[at] = (s, i as u16);
-        }
     }
 
     /// The value of `pos` (hash `key`) searched `depth` plies deep within `alpha`..`beta`;
@@ -473,7 +421,8 @@ impl Searcher {
                 }
             }
         }
-        self.order(frame, entry.map(|e| e.best as usize), ply);
+        self.ordering
+            .order(frame, entry.map(|e| e.best as usize), ply);
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = frame.order[0].1 as usize;
@@ -540,19 +489,7 @@ impl Searcher {
             }
             if alpha >= beta {
                 if !mv.is_capture() {
-                    let k = &mut self.killers[ply];
-                    if k[0] != (mv.from, mv.to) {
-                        k[1] = k[0];
-                        k[0] = (mv.from, mv.to);
-                    }
-                    // The move that cut gains, the quiet ones tried before it lose (a node
-                    // with a capture has only captures).
-                    let bonus = depth * depth;
-                    for k in &frame.order[..n] {
-                        let tried = frame.moves.as_slice()[k.1 as usize];
-                        self.reward(&tried, -bonus);
-                    }
-                    self.reward(&mv, bonus);
+                    self.ordering.cut(frame, n, depth, ply);
                 }
                 break;
             }
@@ -844,5 +781,6 @@ impl Searcher {
     }
 }
 
+mod ordering;
 #[cfg(test)]
 mod tests;

@@ -404,24 +404,34 @@ fn an_iteration_cut_short_still_gives_the_better_move_it_found() {
 /// cutoffs it sees.
 #[test]
 fn history_scores_stay_bounded_and_follow_recent_cutoffs() {
-    let pos = Position::start(Variant::International);
-    let moves = pos.legal_moves();
-    let mv = moves.as_slice()[0];
-    let mut s = Searcher::new(1, None);
-    let at = |s: &Searcher| s.history[mv.from as usize][mv.to as usize];
+    use super::ordering::{HISTORY_MAX, MoveOrdering};
+    let mut o = MoveOrdering::new(1);
+    let (from, to) = (31, 27);
     for _ in 0..10_000 {
-        s.reward(&mv, 40 * 40);
-        assert!((0..=HISTORY_MAX).contains(&at(&s)), "{}", at(&s));
+        o.reward(from, to, 40 * 40);
+        assert!((0..=HISTORY_MAX).contains(&o.history(from, to)));
     }
-    assert!(at(&s) > HISTORY_MAX * 9 / 10, "{}", at(&s));
+    assert!(
+        o.history(from, to) > HISTORY_MAX * 9 / 10,
+        "{}",
+        o.history(from, to)
+    );
     // A few failures of the same move turn it round: recent cutoffs outweigh old ones.
     for _ in 0..30 {
-        s.reward(&mv, -(16 * 16));
+        o.reward(from, to, -(16 * 16));
     }
-    assert!(at(&s) < HISTORY_MAX / 2, "{}", at(&s));
+    assert!(
+        o.history(from, to) < HISTORY_MAX / 2,
+        "{}",
+        o.history(from, to)
+    );
     for _ in 0..10_000 {
-        s.reward(&mv, -(40 * 40));
-        assert!(at(&s).abs() <= HISTORY_MAX, "{}", at(&s));
+        o.reward(from, to, -(40 * 40));
+        assert!(o.history(from, to).abs() <= HISTORY_MAX);
     }
-    assert!(at(&s) < -HISTORY_MAX * 9 / 10, "{}", at(&s));
+    assert!(
+        o.history(from, to) < -HISTORY_MAX * 9 / 10,
+        "{}",
+        o.history(from, to)
+    );
 }
