@@ -407,16 +407,7 @@ impl Searcher {
                 let score = -from_table(e.score, ply + 1);
                 if i32::from(e.depth) >= depth - 1 && e.bound != LOWER && score >= beta {
                     // Kept as this node's bound, so its next visit cuts at the probe.
-                    self.table.store(
-                        key,
-                        Entry {
-                            key,
-                            score: to_table(score, ply),
-                            depth: depth.min(127) as i8,
-                            bound: LOWER,
-                            best: i as u8,
-                        },
-                    );
+                    self.keep(key, score, depth, LOWER, i, ply);
                     return score;
                 }
             }
@@ -504,17 +495,23 @@ impl Searcher {
         } else {
             EXACT
         };
+        self.keep(key, best, depth, bound, best_index, ply);
+        best
+    }
+
+    /// Keeps a node's result in the table: `score` (at `ply`) as a `bound`, searched `depth`
+    /// plies deep, its best move the `best`th generated.
+    fn keep(&self, key: u64, score: i32, depth: i32, bound: u8, best: usize, ply: usize) {
         self.table.store(
             key,
             Entry {
                 key,
-                score: to_table(best, ply),
+                score: to_table(score, ply),
                 depth: depth.min(127) as i8,
                 bound,
-                best: best_index as u8,
+                best: best as u8,
             },
         );
-        best
     }
 
     /// The position after `mv` and its hash, its table slot asked for.
