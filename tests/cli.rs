@@ -359,3 +359,24 @@ fn review_marks_the_blunder_and_writes_a_pdn_that_reads_back() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_program_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    // `draughts perft … | head -1`: the later depths are written after the reader has gone.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(["perft", "--variant", "international", "--depth", "9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout is piped"))
+        .read_line(&mut first)
+        .expect("the first line arrives");
+    assert!(first.starts_with("depth=1 "), "{first}");
+    let o = child.wait_with_output().expect("the binary ends");
+    assert!(o.status.success(), "{:?}: {}", o.status, stderr(&o));
+    assert_eq!(stderr(&o), "");
+}

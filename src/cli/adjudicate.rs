@@ -75,54 +75,54 @@ pub(crate) fn run(args: AdjudicateArgs) -> Result<ExitCode> {
         .filter(|v| !v.line.is_empty())
         .map(|v| proving_line(&game, v));
     if args.json {
-        println!(
+        outln!(
             "{}",
             json_report(&game, judged.as_ref(), assessment.as_ref(), line.as_deref())
         );
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "Position: {} ({} to move, {} pieces)",
         to_fen(&pos),
         pos.side_to_move(),
         pos.piece_count()
     );
     if limits.is_empty() {
-        println!("Move limits: none in force");
+        outln!("Move limits: none in force");
     } else {
-        println!("Move limits in force:");
+        outln!("Move limits in force:");
         for l in &limits {
-            println!("  {l}");
+            outln!("  {l}");
         }
     }
     match (&judged, &assessment) {
         (Some(v), _) => {
-            println!("Tablebase: {}", value_words(v.value, pos.side_to_move()));
-            println!("Decision: {}", v.decision);
+            outln!("Tablebase: {}", value_words(v.value, pos.side_to_move()));
+            outln!("Decision: {}", v.decision);
             if let Some(text) = &line {
-                println!("Proving line:\n{text}");
+                outln!("Proving line:\n{text}");
             }
         }
         (None, Some(a)) => {
             match &tb {
-                Some(tb) if pos.piece_count() > tb.max_pieces() => println!(
+                Some(tb) if pos.piece_count() > tb.max_pieces() => outln!(
                     "Tablebase: not held ({} pieces; the tables in {} go up to {})",
                     pos.piece_count(),
                     dir.display(),
                     tb.max_pieces()
                 ),
-                _ => println!("Tablebase: none for {variant} in {}", dir.display()),
+                _ => outln!("Tablebase: none for {variant} in {}", dir.display()),
             }
-            println!(
+            outln!(
                 "Assessment (the engine's opinion after {:.1} s, not a proof): {} for {} at depth {}",
                 args.time,
                 score_words(a.score),
                 pos.side_to_move(),
                 a.depth
             );
-            println!("Engine line: {}", line_words(&pos, &a.pv));
+            outln!("Engine line: {}", line_words(&pos, &a.pv));
         }
-        (None, None) => println!(
+        (None, None) => outln!(
             "Decision: the game is over: {}",
             game.outcome().map_or_else(String::new, |o| o.to_string())
         ),

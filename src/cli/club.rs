@@ -217,7 +217,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
         ClubCommand::Member { command } => match command {
             MemberCommand::Add { name, fields } => {
                 let id = members::add(&mut store, &name, &fields.fields(None)?)?;
-                println!("added #{id} {}", name.trim());
+                outln!("added #{id} {}", name.trim());
             }
             MemberCommand::List {
                 all,
@@ -233,23 +233,23 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 fields,
             } => {
                 let m = members::edit(&mut store, &member, &fields.fields(name)?)?;
-                println!("changed #{} {}", m.id, m.name);
+                outln!("changed #{} {}", m.id, m.name);
             }
             MemberCommand::Deactivate { member } => {
                 let m = members::set_active(&mut store, &member, false)?;
-                println!("deactivated #{} {}", m.id, m.name);
+                outln!("deactivated #{} {}", m.id, m.name);
             }
             MemberCommand::Activate { member } => {
                 let m = members::set_active(&mut store, &member, true)?;
-                println!("activated #{} {}", m.id, m.name);
+                outln!("activated #{} {}", m.id, m.name);
             }
             MemberCommand::Import { file } => {
                 let text = bounded::read_text(&file, bounded::MAX_TEXT_FILE, "members file")?;
                 let n = members::import_csv(&mut store, &text)
                     .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
-                println!("imported {n} members");
+                outln!("imported {n} members");
             }
-            MemberCommand::Export => print!("{}", members::export_csv(&store)?),
+            MemberCommand::Export => out!("{}", members::export_csv(&store)?),
             MemberCommand::AddKey { member, key } => {
                 let path = std::path::Path::new(&key);
                 let text = if !key.trim_start().starts_with("ssh-")
@@ -261,22 +261,22 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                     key
                 };
                 let k = members::add_key(&mut store, &member, &text)?;
-                println!("added {}", k.fingerprint);
+                outln!("added {}", k.fingerprint);
             }
             MemberCommand::Keys { member } => {
                 for k in members::keys(&store, &member)? {
-                    println!("{}  {}", k.fingerprint, k.key);
+                    outln!("{}  {}", k.fingerprint, k.key);
                 }
             }
             MemberCommand::RemoveKey { fingerprint } => {
                 members::remove_key(&mut store, &fingerprint)?;
-                println!("removed {fingerprint}");
+                outln!("removed {fingerprint}");
             }
         },
         ClubCommand::Tournament { command } => super::tournament::run(&mut store, command)?,
         ClubCommand::Rating { command } => rating(&store, command)?,
         ClubCommand::Online { pdn: Some(id), .. } => {
-            print!("{}", club::online::get(&store, id)?.pdn);
+            out!("{}", club::online::get(&store, id)?.pdn);
         }
         ClubCommand::Online {
             pdn: None,
@@ -291,7 +291,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                     _ => format!("{:?}", g.status).to_lowercase(),
                 };
                 let moves = record.map_or(0, |p| p.line.moves.len());
-                println!(
+                outln!(
                     "{:>5}  {}  {:<13} {} – {}  {result}  {moves} plies{}",
                     g.id,
                     g.started,
@@ -308,7 +308,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 let n =
                     club::games::archive_import(&mut store, &pdn::decode(&bytes), variant.parse()?)
                         .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
-                println!("archived {n} games");
+                outln!("archived {n} games");
             }
             ArchiveCommand::List { json } => {
                 let all = club::games::archive(&store)?;
@@ -322,19 +322,23 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                             })
                         })
                         .collect();
-                    println!("{}", serde_json::to_string_pretty(&rows)?);
+                    outln!("{}", serde_json::to_string_pretty(&rows)?);
                 } else {
                     for g in all {
-                        println!(
+                        outln!(
                             "{:>6}  {:<24} {:>2}  {} – {}",
-                            g.id, g.tournament, g.round, g.white, g.black
+                            g.id,
+                            g.tournament,
+                            g.round,
+                            g.white,
+                            g.black
                         );
                     }
                 }
             }
             ArchiveCommand::Export => {
                 for g in club::games::archive(&store)? {
-                    print!("{}", g.pdn);
+                    out!("{}", g.pdn);
                 }
             }
         },
@@ -344,12 +348,12 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                     .iter()
                     .zip(club::settings::KEYS)
                 {
-                    println!("{key:<18} {value:<16} {meaning}");
+                    outln!("{key:<18} {value:<16} {meaning}");
                 }
             }
             SettingsCommand::Set { key, value } => {
                 club::ratings::change_setting(&mut store, &key, &value)?;
-                println!("{key} = {value}; ratings recomputed");
+                outln!("{key} = {value}; ratings recomputed");
             }
         },
     }
@@ -359,7 +363,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
 /// Prints the members as a table, CSV or JSON.
 fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
     if output.json {
-        println!("{}", serde_json::to_string_pretty(list)?);
+        outln!("{}", serde_json::to_string_pretty(list)?);
         return Ok(());
     }
     let rating = |m: &Member, v: Variant| {
@@ -401,9 +405,9 @@ fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
         .unwrap_or(4)
         .max(4);
     let (id, name, fed) = ("id", "name", "federation");
-    println!("{id:>4}  {name:<width$}  {fed:<12}   intl  fris  engl");
+    outln!("{id:>4}  {name:<width$}  {fed:<12}   intl  fris  engl");
     for m in list {
-        println!(
+        outln!(
             "{:>4}  {:<width$}  {:<12}  {:>5} {:>5} {:>5}  {}",
             m.id,
             m.name,
@@ -435,10 +439,10 @@ fn rating(store: &Store, command: RatingCommand) -> Result<()> {
                     .iter()
                     .map(|(n, r)| serde_json::json!({ "name": n, "rating": r }))
                     .collect();
-                println!("{}", serde_json::to_string_pretty(&rows)?);
+                outln!("{}", serde_json::to_string_pretty(&rows)?);
             } else {
                 for (i, (name, r)) in list.iter().enumerate() {
-                    println!("{:>3}  {r:>6.0}  {name}", i + 1);
+                    outln!("{:>3}  {r:>6.0}  {name}", i + 1);
                 }
             }
         }
@@ -451,10 +455,10 @@ fn rating(store: &Store, command: RatingCommand) -> Result<()> {
             let m = members::find(store, &member)?;
             let h = club::ratings::history(store, m.id, v)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&h)?);
+                outln!("{}", serde_json::to_string_pretty(&h)?);
             } else {
                 for e in h {
-                    println!(
+                    outln!(
                         "{} round {}: {} vs {}  {:.0} → {:.0} ({:+.1})",
                         e.tournament,
                         e.round,

@@ -112,11 +112,11 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
         book: !no_book,
         ponder,
     };
-    let mut report = |line: &str| println!("{line}");
+    let mut report = |line: &str| outln!("{line}");
     let played = if let Some(addr) = listen {
         let listener = std::net::TcpListener::bind(session::address(&addr, true))
             .map_err(|e| anyhow::anyhow!("--listen {addr}: {e}"))?;
-        println!("listening on {}", listener.local_addr()?);
+        outln!("listening on {}", listener.local_addr()?);
         session::listen(&listener, &player, &mut report)?
     } else {
         let addr = session::address(connect.as_deref().unwrap_or_default(), false);
@@ -174,6 +174,6 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
             adjudicated: false,
         })
         .collect();
-    println!("{}: {}", player.name, draughts::arena::summarise(&scored));
+    outln!("{}: {}", player.name, draughts::arena::summarise(&scored));
     Ok(ExitCode::SUCCESS)
 }

@@ -88,7 +88,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             };
             let outcome = searcher.search(&pos, &[], limits, &mut |info| {
                 let r = draughts::play::analysis::builtin_report(info, &pos);
-                println!(
+                outln!(
                     "depth={} score={} nodes={} time={:.3} nps={} pv={}",
                     r.depth,
                     r.score,
@@ -99,8 +99,8 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 );
             });
             match outcome.best {
-                Some(mv) => println!("best={}", move_text(&pos, &mv)),
-                None => println!("best=none (no legal move)"),
+                Some(mv) => outln!("best={}", move_text(&pos, &mv)),
+                None => outln!("best=none (no legal move)"),
             }
         }
         EngineCommand::Selfplay(args) => super::learn::selfplay(args)?,
@@ -121,7 +121,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 let o = searcher.search(&pos, &[], limits, &mut |_| {});
                 let secs = t.elapsed().as_secs_f64();
                 total += o.nodes;
-                println!(
+                outln!(
                     "{:<13} depth={} nodes={} time={secs:.3} nps={:.0} best={} score={}",
                     variant.name(),
                     o.depth,
@@ -132,7 +132,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 );
             }
             let secs = started.elapsed().as_secs_f64();
-            println!(
+            outln!(
                 "total nodes={total} time={secs:.3} nps={:.0}",
                 total as f64 / secs.max(1e-9)
             );

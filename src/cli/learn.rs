@@ -135,7 +135,7 @@ pub(crate) fn book(args: BookArgs) -> Result<()> {
     let read = builder.games();
     let mut book = builder.build(args.min_games);
     let moves = |b: &draughts::engine::Book| -> usize { b.positions().map(|(_, m)| m.len()).sum() };
-    println!(
+    outln!(
         "{read} finished {variant} games: {} positions, {} moves played in {} games or more",
         book.len(),
         moves(&book),
@@ -166,7 +166,7 @@ pub(crate) fn book(args: BookArgs) -> Result<()> {
     }
     draughts::config::write_atomic(&args.out, book.to_text().as_bytes())
         .with_context(|| args.out.display().to_string())?;
-    println!("book written to {}", args.out.display());
+    outln!("book written to {}", args.out.display());
     Ok(())
 }
 
@@ -199,7 +199,7 @@ impl Counted {
         self.progress.inc(1);
         let n = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         if self.lines && n.is_multiple_of((self.total / 20).max(1)) {
-            println!("{}: {n}/{} {}", self.label, self.total, self.unit);
+            outln!("{}: {n}/{} {}", self.label, self.total, self.unit);
         }
     }
 
@@ -291,7 +291,7 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
     if samples.train.is_empty() {
         bail!("no finished {variant} game with a quiet position in the files given");
     }
-    println!(
+    outln!(
         "{read} games: {} positions to train on, {} held out, {} valued by the tablebases",
         samples.train.len(),
         samples.held_out.len(),
@@ -305,20 +305,23 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
         phased: args.phases == 2,
     };
     let model = train(variant, &start, &mut samples, &settings, &mut |e| {
-        println!(
+        outln!(
             "epoch {:>2}: loss {:.5} on the training positions, {:.5} held out, scale {:.1}",
-            e.number, e.train_loss, e.held_out_loss, e.scale
+            e.number,
+            e.train_loss,
+            e.held_out_loss,
+            e.scale
         );
     });
     let (_, globals, tempo) = model.units();
-    println!("{:>22}  {:>8} {:>8}", "", "opening", "ending");
+    outln!("{:>22}  {:>8} {:>8}", "", "opening", "ending");
     for &g in &Global::ALL[..model.terms()] {
         let [o, e] = globals[g as usize];
-        println!("{:>22}: {o:+8.2} {e:+8.2}", g.name());
+        outln!("{:>22}: {o:+8.2} {e:+8.2}", g.name());
     }
-    println!("{:>22}: {:+8.2} {:+8.2}", "tempo", tempo[0], tempo[1]);
+    outln!("{:>22}: {:+8.2} {:+8.2}", "tempo", tempo[0], tempo[1]);
     draughts::config::write_atomic(&args.out, &model.to_bytes())
         .with_context(|| args.out.display().to_string())?;
-    println!("weights written to {}", args.out.display());
+    outln!("weights written to {}", args.out.display());
     Ok(())
 }

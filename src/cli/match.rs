@@ -167,7 +167,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
                 }
             }
         }
-        println!("{line}");
+        outln!("{line}");
         flow
     })
     .map_err(anyhow::Error::msg)?;
@@ -177,7 +177,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         draughts::config::write_atomic(path, text.as_bytes())
             .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     }
-    println!(
+    outln!(
         "{} vs {}: {}",
         settings.a,
         settings.b,
@@ -189,9 +189,12 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
             Some(Verdict::H0) => format!("H0 accepted: A is not {} Elo better", test.elo1),
             None => format!("no verdict within {games} games"),
         };
-        println!(
+        outln!(
             "SPRT {},{} (alpha {}, beta {}): {decided}",
-            test.elo0, test.elo1, test.alpha, test.beta
+            test.elo0,
+            test.elo1,
+            test.alpha,
+            test.beta
         );
     }
     Ok(ExitCode::SUCCESS)

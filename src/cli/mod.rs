@@ -1,6 +1,17 @@
 //! The command line: one module per command family, each with its clap arguments and its
 //! handler, which turns them into calls of the library and prints the results.
 
+/// `println!` for the command line: see [`output::write`].
+macro_rules! outln {
+    () => { $crate::cli::output::write(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::output::write(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` for the command line: see [`output::write`].
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::output::write(format_args!($($arg)*)) };
+}
+
 pub(crate) mod adjudicate;
 pub(crate) mod club;
 pub(crate) mod dxp;

@@ -32,21 +32,21 @@ pub(crate) fn run(command: PdnCommand) -> Result<ExitCode> {
         let bytes = match bounded::read_file(&file, bounded::MAX_PDN_FILE, "PDN file") {
             Ok(b) => b,
             Err(e) => {
-                println!("cannot read {e}");
+                outln!("cannot read {e}");
                 all_ok = false;
                 continue;
             }
         };
         let games = pdn::read_bytes(&bytes, variant);
         let errors: Vec<&pdn::PdnError> = games.iter().filter_map(|g| g.as_ref().err()).collect();
-        println!(
+        outln!(
             "{name} games={} ok={} errors={}",
             games.len(),
             games.len() - errors.len(),
             errors.len()
         );
         for e in &errors {
-            println!("{name}:{e}");
+            outln!("{name}:{e}");
         }
         all_ok &= errors.is_empty();
     }

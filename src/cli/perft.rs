@@ -42,7 +42,7 @@ pub(crate) fn run(args: PerftArgs) -> Result<ExitCode> {
         let start = Instant::now();
         let mut total = 0;
         for (mv, n) in perft::divide(&pos, depth) {
-            println!("{} {n}", move_text(&pos, &mv));
+            outln!("{} {n}", move_text(&pos, &mv));
             total += n;
         }
         report(depth, total, start);
@@ -63,5 +63,5 @@ fn report(depth: u32, nodes: u64, start: Instant) {
     } else {
         0
     };
-    println!("depth={depth} nodes={nodes} time={secs:.3} nps={nps}");
+    outln!("depth={depth} nodes={nodes} time={secs:.3} nps={nps}");
 }

@@ -171,7 +171,7 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
             reports.push(json_report(game, &result, &how, elapsed, tables.as_deref()));
         } else {
             if i > 0 {
-                println!();
+                outln!();
             }
             print_report(game, &result, &how, threads, elapsed, tables.as_deref());
         }
@@ -183,19 +183,19 @@ pub(crate) fn run(args: ReviewArgs) -> Result<ExitCode> {
     }
     if args.json {
         match reports.len() {
-            1 => println!("{}", reports.remove(0)),
-            _ => println!("{}", Value::Array(reports)),
+            1 => outln!("{}", reports.remove(0)),
+            _ => outln!("{}", Value::Array(reports)),
         }
     } else {
         if games.len() > 1 {
-            println!(
+            outln!(
                 "\n{} games reviewed in {:.1} s",
                 games.len(),
                 everything.elapsed().as_secs_f64()
             );
         }
         if let Some(out) = &args.out {
-            println!("Annotated games written to {}", out.display());
+            outln!("Annotated games written to {}", out.display());
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -251,7 +251,7 @@ fn print_report(
         game.tag("White").unwrap_or("?"),
         game.tag("Black").unwrap_or("?")
     );
-    println!(
+    outln!(
         "Review of {players} ({}): {how}, {threads} {}, {}, {:.1} s",
         game.variant,
         if threads == 1 { "thread" } else { "threads" },
@@ -292,12 +292,12 @@ fn print_report(
                 }
             }
         }
-        println!("{}", line.trim_end());
+        outln!("{}", line.trim_end());
     }
-    println!("Result: {}", pdn::result_text(game.result, game.variant));
+    outln!("Result: {}", pdn::result_text(game.result, game.variant));
     let first = game.variant.rules().first_player;
     for side in [first, first.opposite()] {
-        println!("{}", player_line(review, &positions, side));
+        outln!("{}", player_line(review, &positions, side));
     }
 }
 

@@ -119,7 +119,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             let made: Vec<_> = jobs.iter().filter(|j| !j.skipped).collect();
             let positions: u64 = made.iter().map(|j| j.positions).sum();
             let secs = start.elapsed().as_secs_f64();
-            println!(
+            outln!(
                 "generated {} jobs ({} already present) positions={positions} time={secs:.1}s rate={:.0}/s dir={}",
                 made.len(),
                 jobs.len() - made.len(),
@@ -141,14 +141,14 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                 dir.display(),
                 value.wdl()
             );
-            println!("{value}");
+            outln!("{value}");
             let mut moves = Vec::new();
             for mv in pos.legal_moves().iter() {
                 moves.push((move_text(&pos, mv), tb.dtw(&pos.play(mv))?.before()));
             }
             moves.sort_by_key(|(_, v)| std::cmp::Reverse(v.preference()));
             for (text, v) in moves {
-                println!("{text} {v}");
+                outln!("{text} {v}");
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -158,7 +158,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             let stats = tb.stats()?;
             let bits = |bytes: u64, n: u64| bytes as f64 * 8.0 / n.max(1) as f64;
             for s in &stats {
-                println!(
+                outln!(
                     "{:<12} positions={} wins={} draws={} losses={} longest_win={} wdl_bytes={} dtw_bytes={} wdl_bits={:.3} dtw_bits={:.3}",
                     s.material.to_string(),
                     s.positions,
@@ -175,7 +175,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             let sum =
                 |f: fn(&tablebase::probe::SliceStats) -> u64| stats.iter().map(f).sum::<u64>();
             let positions = sum(|s| s.positions);
-            println!(
+            outln!(
                 "total slices={} positions={} wins={} draws={} losses={} longest_win={} wdl_bytes={} dtw_bytes={} wdl_bits={:.3} dtw_bits={:.3}",
                 stats.len(),
                 positions,
@@ -195,7 +195,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             threads(t)?;
             let start = Instant::now();
             let summary = tablebase::verify::verify(variant, &dir, Report::for_stdout())?;
-            println!(
+            outln!(
                 "verified slices={} positions={} time={:.1}s: all consistent",
                 summary.slices,
                 summary.positions,
@@ -207,7 +207,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             let (variant, dir) = tables.resolve()?;
             anyhow::ensure!(positions > 0, "--positions must be at least 1");
             let t = tablebase::bench::probe_latency(&dir, variant, positions)?;
-            println!(
+            outln!(
                 "probe positions={} wdl_cold_us={:.2} wdl_cached_us={:.3} dtw_cold_us={:.2} dtw_cached_us={:.3}",
                 t.positions,
                 t.wdl_cold_ns / 1000.0,
@@ -226,7 +226,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             match format.as_str() {
                 "make" => {
                     let program = std::env::current_exe()?;
-                    print!(
+                    out!(
                         "{}",
                         tablebase::plan::makefile(
                             variant,
@@ -236,7 +236,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                         )
                     );
                 }
-                "json" => print!("{}", tablebase::plan::json(variant, pieces)),
+                "json" => out!("{}", tablebase::plan::json(variant, pieces)),
                 other => anyhow::bail!("unknown plan format {other:?} (make or json)"),
             }
             Ok(ExitCode::SUCCESS)

@@ -219,15 +219,15 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                     tiebreaks: tournament::parse_tiebreaks(&tiebreaks)?,
                 },
             )?;
-            println!("created #{id} {}", name.trim());
+            outln!("created #{id} {}", name.trim());
         }
         TournamentCommand::List { json } => {
             let list = tournament::list(store)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
+                outln!("{}", serde_json::to_string_pretty(&list)?);
             } else {
                 for t in list {
-                    println!(
+                    outln!(
                         "{:>4}  {}  ({}, {}, {}, {})",
                         t.id,
                         t.name,
@@ -246,15 +246,15 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         } => {
             let list = tournament::pairings(store, &which, round)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
+                outln!("{}", serde_json::to_string_pretty(&list)?);
             } else {
                 let mut current = 0;
                 for p in list {
                     if p.round != current {
                         current = p.round;
-                        println!("Round {current}");
+                        outln!("Round {current}");
                     }
-                    println!(
+                    outln!(
                         "  {:>2}. {} – {}  {}",
                         p.board,
                         p.white,
@@ -269,11 +269,11 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             members,
         } => {
             let n = tournament::enter(store, &which, &members)?;
-            println!("entered {n}");
+            outln!("entered {n}");
         }
         TournamentCommand::Pair { tournament: which } => {
             let round = tournament::pair_next(store, &which)?;
-            println!("Round {round}");
+            outln!("Round {round}");
             print_round(store, &which, round)?;
         }
         TournamentCommand::Result {
@@ -285,7 +285,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         } => {
             let p =
                 tournament::record_result(store, &which, round, &white, &black, result.parse()?)?;
-            println!(
+            outln!(
                 "round {}: {} – {} {}",
                 p.round,
                 p.white,
@@ -297,8 +297,8 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             tournament: which,
             format,
         } => match format.as_str() {
-            "pdn" => print!("{}", club::games::export(store, &which)?),
-            "trf" => print!("{}", club::trf::export(store, &which)?),
+            "pdn" => out!("{}", club::games::export(store, &which)?),
+            "trf" => out!("{}", club::trf::export(store, &which)?),
             other => anyhow::bail!("--format {other:?}: pdn or trf"),
         },
         TournamentCommand::Import {
@@ -309,7 +309,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             let text = pdn::decode(&bytes);
             let n = club::games::import(store, &which, &text)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
-            println!("recorded {n} games");
+            outln!("recorded {n} games");
         }
         TournamentCommand::Forbid {
             tournament: which,
@@ -317,7 +317,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             b,
         } => {
             tournament::forbid(store, &which, &a, &b)?;
-            println!("{a} and {b} will not be paired");
+            outln!("{a} and {b} will not be paired");
         }
         TournamentCommand::Absent {
             tournament: which,
@@ -327,7 +327,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         } => {
             tournament::set_absent(store, &which, &member, round, !undo)?;
             let what = if undo { "present" } else { "absent" };
-            println!("{member} {what} in round {round}");
+            outln!("{member} {what} in round {round}");
         }
         TournamentCommand::Swap {
             tournament: which,
@@ -335,7 +335,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             b,
         } => {
             let round = tournament::swap(store, &which, &a, b.as_deref())?;
-            println!("round {round} changed");
+            outln!("round {round} changed");
             print_round(store, &which, round)?;
             // An arbiter may override the criteria, but is told which ones the change breaks.
             if let Ok((_, findings)) = tournament::check(store, &which, Some(round)) {
@@ -351,12 +351,12 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         } => {
             let (round, findings) = tournament::check(store, &which, round)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&findings)?);
+                outln!("{}", serde_json::to_string_pretty(&findings)?);
             } else {
                 for f in &findings {
-                    println!("{:<11} {}", f.article, f.text);
+                    outln!("{:<11} {}", f.article, f.text);
                 }
-                println!(
+                outln!(
                     "round {round}: {} finding(s), {} against an absolute criterion",
                     findings.len(),
                     findings.iter().filter(|f| f.absolute).count()
@@ -372,13 +372,13 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         }
         TournamentCommand::Unpair { tournament: which } => {
             let round = tournament::unpair(store, &which)?;
-            println!("round {round} unpaired");
+            outln!("round {round} unpaired");
         }
         TournamentCommand::ImportTrf { file, variant } => {
             let text = bounded::read_text(&file, bounded::MAX_TEXT_FILE, "TRF file")?;
             let id = club::trf::import(store, &text, variant.parse()?)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
-            println!("created #{id}");
+            outln!("created #{id}");
         }
         TournamentCommand::PairTrf {
             file,
@@ -390,7 +390,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             member,
         } => {
             let n = tournament::withdraw(store, &which, &member)?;
-            println!("withdrawn; {n} unplayed game(s) forfeited");
+            outln!("withdrawn; {n} unplayed game(s) forfeited");
         }
         TournamentCommand::Crosstable {
             tournament: which,
@@ -398,7 +398,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         } => {
             let x = tournament::crosstable(store, &which)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&x)?);
+                outln!("{}", serde_json::to_string_pretty(&x)?);
             } else {
                 let width = x
                     .standings
@@ -423,7 +423,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                 let heads: String = (1..=x.standings.len())
                     .map(|i| format!(" {i:>3}"))
                     .collect();
-                println!("{empty:>3}  {empty:<width$}{heads}  points");
+                outln!("{empty:>3}  {empty:<width$}{heads}  points");
                 for (i, r) in x.standings.iter().enumerate() {
                     let row: String = x.cells[i]
                         .iter()
@@ -436,7 +436,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                             }
                         })
                         .collect();
-                    println!("{:>3}  {:<width$}{row}  {:>6}", i + 1, r.name, r.points);
+                    outln!("{:>3}  {:<width$}{row}  {:>6}", i + 1, r.name, r.points);
                 }
             }
         }
@@ -462,7 +462,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                         })
                     })
                     .collect();
-                println!("{}", serde_json::to_string_pretty(&rows)?);
+                outln!("{}", serde_json::to_string_pretty(&rows)?);
             } else if output.csv {
                 let mut w = csv::Writer::from_writer(std::io::stdout());
                 let mut header = vec!["place", "name", "points", "games"];
@@ -488,12 +488,15 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                     .max(4);
                 let (place, name) = ("#", "name");
                 let heads: String = names.iter().map(|n| format!("  {n:>8}")).collect();
-                println!("{place:>3}  {name:<width$}  points  games{heads}");
+                outln!("{place:>3}  {name:<width$}  points  games{heads}");
                 for r in table {
                     let values: String = r.tiebreaks.iter().map(|v| format!("  {v:>8}")).collect();
-                    println!(
+                    outln!(
                         "{:>3}  {:<width$}  {:>6}  {:>5}{values}",
-                        r.place, r.name, r.points, r.played
+                        r.place,
+                        r.name,
+                        r.points,
+                        r.played
                     );
                 }
             }
@@ -506,7 +509,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
 fn print_round(store: &Store, which: &str, round: u32) -> Result<()> {
     for p in tournament::pairings(store, which, Some(round))? {
         let black = p.black.as_deref().unwrap_or("(bye)");
-        println!("  {:>2}. {} – {black}", p.board, p.white);
+        outln!("  {:>2}. {} – {black}", p.board, p.white);
     }
     Ok(())
 }
@@ -536,12 +539,12 @@ fn pair_trf(file: &std::path::Path, json: bool, numbers: bool) -> anyhow::Result
     let name = |i: usize| next.names[i].as_str();
     if numbers {
         let byes = usize::from(pairing.bye.is_some());
-        println!("{}", pairing.boards.len() + byes);
+        outln!("{}", pairing.boards.len() + byes);
         for &(w, b) in &pairing.boards {
-            println!("{} {}", rank(w), rank(b));
+            outln!("{} {}", rank(w), rank(b));
         }
         if let Some(p) = pairing.bye {
-            println!("{} 0", rank(p));
+            outln!("{} 0", rank(p));
         }
     } else if json {
         let boards: Vec<serde_json::Value> = pairing
@@ -557,13 +560,13 @@ fn pair_trf(file: &std::path::Path, json: bool, numbers: bool) -> anyhow::Result
         let bye = pairing
             .bye
             .map(|p| serde_json::json!({ "rank": rank(p), "name": name(p) }));
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "boards": boards, "bye": bye }))?
         );
     } else {
         for (board, &(w, b)) in pairing.boards.iter().enumerate() {
-            println!(
+            outln!(
                 "{:>3}  {:>4} {:<24} - {:>4} {}",
                 board + 1,
                 rank(w),
@@ -573,7 +576,7 @@ fn pair_trf(file: &std::path::Path, json: bool, numbers: bool) -> anyhow::Result
             );
         }
         if let Some(p) = pairing.bye {
-            println!("bye  {:>4} {}", rank(p), name(p));
+            outln!("bye  {:>4} {}", rank(p), name(p));
         }
     }
     Ok(())

@@ -54,8 +54,7 @@ impl Progress {
                 Some(bar)
             }
             Report::Lines => {
-                println!("{label}: started, {total} steps");
-                let _ = std::io::stdout().flush();
+                line(format_args!("{label}: started, {total} steps"));
                 None
             }
             Report::Quiet => None,
@@ -82,8 +81,14 @@ impl Progress {
             bar.finish_and_clear();
         }
         if self.report != Report::Quiet {
-            println!("{}: {summary} ({secs:.2} s)", self.label);
-            let _ = std::io::stdout().flush();
+            line(format_args!("{}: {summary} ({secs:.2} s)", self.label));
         }
     }
+}
+
+/// Writes one progress line. Progress is only news: when standard output has gone (a reader
+/// that stopped early) the work goes on without it rather than stopping.
+fn line(args: std::fmt::Arguments) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{args}").and_then(|()| out.flush());
 }
