@@ -420,13 +420,16 @@ impl Searcher {
         // Each child's table slot is asked for one move ahead, while the move before it is
         // searched: a slot asked for just before its probe is still on its way from memory.
         let mut ahead = None;
+        let leaf = depth <= 1;
         for n in 0..frame.moves.len() {
             let i = frame.order[n].1 as usize;
             let mv = frame.moves.as_slice()[i];
-            let (next, next_key) = ahead.take().unwrap_or_else(|| self.child_of(pos, key, &mv));
+            let (next, next_key) = ahead
+                .take()
+                .unwrap_or_else(|| self.child_of(pos, key, &mv, leaf));
             if n + 1 < frame.moves.len() {
                 let j = frame.order[n + 1].1 as usize;
-                ahead = Some(self.child_of(pos, key, &frame.moves.as_slice()[j]));
+                ahead = Some(self.child_of(pos, key, &frame.moves.as_slice()[j], leaf));
             }
             let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
                 0
@@ -514,12 +517,16 @@ impl Searcher {
         );
     }
 
-    /// The position after `mv` and its hash, its table slot asked for.
+    /// The position after `mv` and its hash, its table slot asked for — and, when the child
+    /// is a leaf (`leaf`), its slot of the evaluations' cache, which most leaves read instead.
     #[inline(always)]
-    fn child_of(&self, pos: &Position, key: u64, mv: &Move) -> (Position, u64) {
+    fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool) -> (Position, u64) {
         let next = pos.play(mv);
         let next_key = pos.zobrist_after(key, &next);
         self.table.prefetch(next_key);
+        if leaf {
+            self.evals.prefetch(EvalCache::key(&next, next_key));
+        }
         (next, next_key)
     }
 

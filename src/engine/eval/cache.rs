@@ -35,6 +35,12 @@ impl EvalCache {
         (slot != 0 && slot >> 32 == key >> 32).then_some(slot as u32 as i32)
     }
 
+    /// Asks the processor to bring `key`'s slot closer, ahead of its [`EvalCache::get`].
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u64) {
+        crate::engine::table::prefetch(&self.0[key as usize & (EVAL_SLOTS - 1)]);
+    }
+
     /// Keeps `value` for `key`, in place of what its slot held.
     #[inline]
     pub(crate) fn put(&mut self, key: u64, value: i32) {

@@ -57,9 +57,39 @@ pub struct Model {
     full: i32,
     /// Region by region, for each configuration of White's men and Black's men on its squares,
     /// White's pattern weight less the one Black's view of the same squares gets, both phases
-    /// packed in one word (opening × 2³² + ending): the evaluation then reads each region once
-    /// instead of once per side.
-    board: Vec<i64>,
+    /// packed in one word: the evaluation then reads each region once instead of once per side.
+    board: Board,
+}
+
+/// The packed pattern weights of [`Model::board`]: opening × 2¹⁶ + ending in 32 bits when no
+/// sum over the regions can pass 16 bits (every trained file: half the memory, so more of it
+/// stays in the processor's cache), else opening × 2³² + ending in 64.
+#[derive(Clone, Debug, PartialEq)]
+enum Board {
+    Narrow(Vec<i32>),
+    Wide(Vec<i64>),
+}
+
+impl Board {
+    /// The opening's and the ending's sums over the regions of `view`.
+    #[inline]
+    fn sums(&self, t: &Tables, view: &View) -> (i32, i32) {
+        // The low half is the ending's sum, its borrow taken from the high half, the opening's.
+        match self {
+            Board::Narrow(b) => {
+                let mut packed = 0i32;
+                t.for_each_pattern(view, |r, i| packed += b[r * CONFIGURATIONS + i]);
+                let ending = i32::from(packed as i16);
+                ((packed - ending) >> 16, ending)
+            }
+            Board::Wide(b) => {
+                let mut packed = 0i64;
+                t.for_each_pattern(view, |r, i| packed += b[r * CONFIGURATIONS + i]);
+                let ending = packed as i32;
+                (((packed - i64::from(ending)) >> 32) as i32, ending)
+            }
+        }
+    }
 }
 
 impl Model {
@@ -121,11 +151,7 @@ impl Model {
         let flying = pos.variant().rules().flying_kings;
         let white = View::of(pos, Color::White);
         let black = View::of(pos, Color::Black);
-        let mut packed = 0i64;
-        t.for_each_pattern(&white, |r, i| packed += self.board[r * CONFIGURATIONS + i]);
-        // The low word is the ending's sum (its borrow taken from the high word, the opening's).
-        let mut ending = packed as i32;
-        let mut opening = ((packed - i64::from(ending)) >> 32) as i32;
+        let (mut opening, mut ending) = self.board.sums(t, &white);
         let (gw, gb) = (t.globals(&white, g, flying), t.globals(&black, g, flying));
         // Terms the weights do not have are zero: not added.
         for k in 0..self.terms {
@@ -223,19 +249,30 @@ impl Model {
 }
 
 /// [`Model::board`]'s packed weights from the pattern weights of one side's view.
-fn board_weights(variant: Variant, patterns: &[Phased<i16>]) -> Vec<i64> {
+fn board_weights(variant: Variant, patterns: &[Phased<i16>]) -> Board {
     let t = Tables::of(variant.geometry());
-    (0..patterns.len())
+    let weights: Vec<Phased<i64>> = (0..patterns.len())
         .map(|k| {
             let (r, c) = (k / CONFIGURATIONS, k % CONFIGURATIONS);
             let (q, theirs) = t.turned(r, c);
             let [o, e] = patterns[k];
             let [to, te] = patterns[q * CONFIGURATIONS + theirs];
-            let opening = i64::from(o) - i64::from(to);
-            let ending = i64::from(e) - i64::from(te);
-            (opening << 32) + ending
+            [i64::from(o) - i64::from(to), i64::from(e) - i64::from(te)]
         })
-        .collect()
+        .collect();
+    // Each half of the narrow word holds its phase's sum over the regions exactly as long as
+    // the largest weight times the regions stays below 2¹⁵.
+    let largest = weights.iter().flatten().map(|w| w.abs()).max().unwrap_or(0);
+    if largest * (patterns.len() / CONFIGURATIONS) as i64 <= i64::from(i16::MAX) {
+        Board::Narrow(
+            weights
+                .iter()
+                .map(|&[o, e]| ((o << 16) + e) as i32)
+                .collect(),
+        )
+    } else {
+        Board::Wide(weights.iter().map(|&[o, e]| (o << 32) + e).collect())
+    }
 }
 
 /// The pieces on the board at the start of a game.
@@ -345,25 +382,43 @@ mod tests {
             }
         }
 
-        /// The same for weights far from the shipped ones, at the ends of their range.
+        /// The same for weights far from the shipped ones, at the ends of their range (the
+        /// wide packing) and at the end of the narrow packing's.
         #[test]
-        fn folding_holds_at_the_ends_of_the_weights_range(seed in any::<u64>(), variant in 0usize..3) {
+        fn folding_holds_at_the_ends_of_the_weights_range(
+            seed in any::<u64>(),
+            variant in 0usize..3,
+            narrow in any::<bool>(),
+        ) {
             let v = Variant::ALL[variant];
-            let n = Tables::of(v.geometry()).regions() * CONFIGURATIONS;
+            let regions = Tables::of(v.geometry()).regions();
+            // The largest weight whose folded difference (twice it) still packs narrow.
+            let limit = f64::from(i16::MAX / regions as i16 / 2) / f64::from(QUANTUM);
+            let ends = if narrow {
+                [-limit, limit, 0.0, -3.25]
+            } else {
+                [-8192.0, 8191.75, 0.0, -3.25]
+            };
             let mut x = seed | 1;
             let mut next = || {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                [-8192.0, 8191.75, 0.0, -3.25][(x % 4) as usize]
+                ends[(x % 4) as usize]
             };
-            let patterns: Vec<Phased<f64>> = (0..n).map(|_| [next(), next()]).collect();
+            let patterns: Vec<Phased<f64>> =
+                (0..regions * CONFIGURATIONS).map(|_| [next(), next()]).collect();
             let m = Model::from_units(v, &patterns, &[[1.0, 2.0]; GLOBALS], [0.5, 0.25]);
-            let pos = Position::start(v);
-            prop_assert_eq!(m.evaluate(&pos), by_views(&m, &pos));
-            let moves = pos.legal_moves();
-            let next = pos.play(&moves.as_slice()[(seed % moves.len() as u64) as usize]);
-            prop_assert_eq!(m.evaluate(&next), by_views(&m, &next));
+            prop_assert_eq!(matches!(m.board, Board::Narrow(_)), narrow);
+            let mut pos = Position::start(v);
+            for pick in 0..40u64 {
+                prop_assert_eq!(m.evaluate(&pos), by_views(&m, &pos), "{:?}", pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(&moves.as_slice()[((seed >> (pick % 32)) % moves.len() as u64) as usize]);
+            }
         }
     }
 }
