@@ -137,6 +137,9 @@ pub struct Tables {
     left: u64,
     /// Squares of each row, row 0 at the top.
     rows: Vec<u64>,
+    /// Bit `k` of the rows a man has advanced, as squares: plane `k` holds the rows whose
+    /// advance has bit `k` set, so the advance summed over the men is four bit counts.
+    advance_planes: [u64; 4],
     /// The bit of each row's first square.
     row_starts: Vec<u8>,
     /// For a row's own men and opposing men (`own · 32 + opposing`, a bit per square of the
@@ -179,6 +182,14 @@ impl Tables {
             }
         }
         let row_starts = (0..size).map(|r| row_start(r) as u8).collect();
+        let mut advance_planes = [0; 4];
+        for (r, &row) in rows.iter().enumerate() {
+            for (k, plane) in advance_planes.iter_mut().enumerate() {
+                if (size - 1 - r) >> k & 1 == 1 {
+                    *plane |= row;
+                }
+            }
+        }
         let digit = |own: usize, opp: usize, col: usize| (own >> col & 1) + 2 * (opp >> col & 1);
         let pairs = (0..1024)
             .map(|i| {
@@ -223,6 +234,7 @@ impl Tables {
             regions,
             left,
             rows,
+            advance_planes,
             row_starts,
             pairs,
             turned,
@@ -286,12 +298,9 @@ impl Tables {
         out[Global::Man as usize] = v.men.count_ones() as i32;
         out[Global::King as usize] = v.kings.count_ones() as i32;
         out[Global::FirstKing as usize] = i32::from(v.kings != 0);
-        let size = self.rows.len();
-        let mut advance = 0;
-        for (r, &row) in self.rows.iter().enumerate() {
-            advance += (size - 1 - r) as i32 * (v.men & row).count_ones() as i32;
-        }
-        out[Global::Advance as usize] = advance;
+        out[Global::Advance as usize] = (self.advance_planes.iter().enumerate())
+            .map(|(k, &plane)| ((v.men & plane).count_ones() << k) as i32)
+            .sum();
         let left = (v.men & self.left).count_ones() as i32;
         out[Global::Imbalance as usize] = (2 * left - v.men.count_ones() as i32).abs();
         let opp = v.opp_men | v.opp_kings;
