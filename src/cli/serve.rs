@@ -57,7 +57,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
     } = args;
     let db = db.unwrap_or_else(draughts::club::store::default_path);
     let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
-    draughts::ssh::serve(draughts::ssh::Options {
+    let options = draughts::ssh::Options {
         listen,
         host_key,
         tablebases,
@@ -68,6 +68,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         reconnect: std::time::Duration::from_secs(reconnect_seconds),
         adjourn: on_restart == "adjourn",
         db,
-    })?;
+    };
+    draughts::ssh::serve(options, |address| outln!("listening on {address}"))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -487,8 +487,12 @@ async fn forward(
     let _ = handle.close(channel).await;
 }
 
-/// Runs the server until the process is told to stop (SIGTERM or Ctrl-C).
-pub fn serve(options: Options) -> Result<(), ServeError> {
+/// Runs the server until the process is told to stop (SIGTERM or Ctrl-C); `listening` is told
+/// the address once the socket is bound (the caller says so where its user reads).
+pub fn serve(
+    options: Options,
+    listening: impl FnOnce(std::net::SocketAddr),
+) -> Result<(), ServeError> {
     Store::open(&options.db).map_err(|e| ServeError::Club(e.to_string()))?;
     start_log(options.log.as_deref())?;
     let key = host_key(&options.host_key)?;
@@ -506,7 +510,7 @@ pub fn serve(options: Options) -> Result<(), ServeError> {
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&options.listen).await?;
-        println!("listening on {}", listener.local_addr()?);
+        listening(listener.local_addr()?);
         tracing::info!("listening on {}", listener.local_addr()?);
         let lobby = Arc::new(Lobby::new(crate::lobby::Settings {
             db: Some(options.db.clone()),
