@@ -13,17 +13,53 @@
 #   8. the final fit, from the untrained start, on all four sets.
 # Every step is deterministic (seeded openings, node-limited searches, seeded sample order), so
 # the same commit gives the same weights on any machine and any number of cores.
+# The games are made by the engine of a fixed commit for each variant (built from this
+# repository's history into TRAIN_DIR): it plays every self-play step and makes the fits in
+# between, which only steer the next step's games. A game depends on every detail of the search
+# that plays it, so pinning that engine lets the search get faster or stronger without changing
+# the weights; the final fit is this commit's trainer and model. Moving a pin is a deliberate
+# step: rerun the pipeline, measure the new file against the old, ship both.
 #
 # Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes each
 #        for Frisian and English, 50 for International)
 #        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
 #        (International's third and fourth steps, default 12000 and 24000),
 #        TRAIN_DIR=dir (default target/train)
+#        SELFPLAY_REV=commit (the engine that makes every variant's games; `current`: this tree's)
+#        FIT_ONLY=1 (only the final fit, on the games already in TRAIN_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/draughts"
 work=${TRAIN_DIR:-target/train}
+# The commit whose engine plays each variant's self-play games: the one the shipped file was
+# made with (Frisian's file is older than any engine that still makes its games; this pin gives
+# the file the pipeline made after it, see the README).
+declare -A pinned=(
+  [international]=e049400f267284479d2bd8cef4321d0eb66099a1
+  [frisian]=ef1fb582eb3201b1c00cd6a38f2c9713061ff143
+  [english]=7b000fa7863356ef023df69d46675d77dd6b89ed
+)
+# Prints the path of the engine built from commit $1 (built once into $work).
+engine_at() {
+  local rev=$1 dir="$work/engine-${1:0:12}"
+  if [ "$rev" = current ]; then
+    echo "$bin"
+    return
+  fi
+  if [ ! -x "$dir/target/release/draughts" ]; then
+    if ! git cat-file -e "$rev^{commit}" 2>/dev/null; then
+      echo "commit $rev (the self-play engine) is not in this clone; fetch the history" \
+        "(git fetch --unshallow) or set SELFPLAY_REV" >&2
+      exit 2
+    fi
+    rm -rf "$dir/src" && mkdir -p "$dir/src"
+    git archive "$rev" | tar -x -C "$dir/src"
+    echo "building the self-play engine of ${rev:0:12}" >&2
+    cargo build --release --quiet --manifest-path "$dir/src/Cargo.toml" --target-dir "$dir/target"
+  fi
+  echo "$dir/target/release/draughts"
+}
 games=${GAMES:-6000}
 more=${MORE_GAMES:-12000}
 last=${LAST_GAMES:-24000}
@@ -35,24 +71,33 @@ for v in "${variants[@]}"; do
   out="src/engine/eval/weights/$v.eval"
   phases=1
   [ "$v" = international ] && phases=2
-  "$bin" engine selfplay --variant "$v" --weights initial --games "$games" --seed 1 \
-    --nodes 4000 --out "$work/$v-0.pdn"
-  "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
-    --out "$work/$v-1.eval" "$work/$v-0.pdn"
-  "$bin" engine selfplay --variant "$v" --weights "$work/$v-1.eval" --games "$games" --seed 2 \
-    --nodes 4000 --out "$work/$v-1.pdn"
   sets=("$work/$v-0.pdn" "$work/$v-1.pdn")
+  [ "$v" = international ] && sets+=("$work/$v-2.pdn" "$work/$v-3.pdn")
+  if [ -n "${FIT_ONLY:-}" ]; then
+    "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
+      --out "$out" "${sets[@]}"
+    sha256sum "$out"
+    continue
+  fi
+  play=$(engine_at "${SELFPLAY_REV:-${pinned[$v]}}")
+  # Engines from before the two-phase evaluation fit one phase and have no --phases.
+  steer=()
+  "$play" engine train --help | grep -- --phases >/dev/null && steer=(--phases "$phases")
+  "$play" engine selfplay --variant "$v" --weights initial --games "$games" --seed 1 \
+    --nodes 4000 --out "$work/$v-0.pdn"
+  "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
+    --out "$work/$v-1.eval" "$work/$v-0.pdn"
+  "$play" engine selfplay --variant "$v" --weights "$work/$v-1.eval" --games "$games" --seed 2 \
+    --nodes 4000 --out "$work/$v-1.pdn"
   if [ "$v" = international ]; then
-    "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
-      --out "$work/$v-2.eval" "${sets[@]}"
-    "$bin" engine selfplay --variant "$v" --weights "$work/$v-2.eval" --games "$more" \
+    "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
+      --out "$work/$v-2.eval" "${sets[@]:0:2}"
+    "$play" engine selfplay --variant "$v" --weights "$work/$v-2.eval" --games "$more" \
       --seed 3 --nodes 4000 --out "$work/$v-2.pdn"
-    sets+=("$work/$v-2.pdn")
-    "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
-      --out "$work/$v-3.eval" "${sets[@]}"
-    "$bin" engine selfplay --variant "$v" --weights "$work/$v-3.eval" --games "$last" \
+    "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
+      --out "$work/$v-3.eval" "${sets[@]:0:3}"
+    "$play" engine selfplay --variant "$v" --weights "$work/$v-3.eval" --games "$last" \
       --seed 4 --nodes 4000 --out "$work/$v-3.pdn"
-    sets+=("$work/$v-3.pdn")
   fi
   "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
     --out "$out" "${sets[@]}"
