@@ -33,8 +33,8 @@ cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/draughts"
 work=${TRAIN_DIR:-target/train}
 # The commit whose engine plays each variant's self-play games: the one the shipped file was
-# made with (Frisian's file is older than any engine that still makes its games; this pin gives
-# the file the pipeline made after it, see the README).
+# made with. Frisian's shipped file is older than any engine that still makes its games: this
+# pin gives the next file its pipeline made (b20aa0a6…, which played worse; see the README).
 declare -A pinned=(
   [international]=e049400f267284479d2bd8cef4321d0eb66099a1
   [frisian]=ef1fb582eb3201b1c00cd6a38f2c9713061ff143
@@ -73,23 +73,19 @@ for v in "${variants[@]}"; do
   [ "$v" = international ] && phases=2
   sets=("$work/$v-0.pdn" "$work/$v-1.pdn")
   [ "$v" = international ] && sets+=("$work/$v-2.pdn" "$work/$v-3.pdn")
-  if [ -n "${FIT_ONLY:-}" ]; then
-    "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
-      --out "$out" "${sets[@]}"
-    sha256sum "$out"
-    continue
+  if [ -z "${FIT_ONLY:-}" ]; then
+    play=$(engine_at "${SELFPLAY_REV:-${pinned[$v]}}")
+    # Engines from before the two-phase evaluation fit one phase and have no --phases.
+    steer=()
+    "$play" engine train --help | grep -- --phases >/dev/null && steer=(--phases "$phases")
+    "$play" engine selfplay --variant "$v" --weights initial --games "$games" --seed 1 \
+      --nodes 4000 --out "$work/$v-0.pdn"
+    "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
+      --out "$work/$v-1.eval" "$work/$v-0.pdn"
+    "$play" engine selfplay --variant "$v" --weights "$work/$v-1.eval" --games "$games" \
+      --seed 2 --nodes 4000 --out "$work/$v-1.pdn"
   fi
-  play=$(engine_at "${SELFPLAY_REV:-${pinned[$v]}}")
-  # Engines from before the two-phase evaluation fit one phase and have no --phases.
-  steer=()
-  "$play" engine train --help | grep -- --phases >/dev/null && steer=(--phases "$phases")
-  "$play" engine selfplay --variant "$v" --weights initial --games "$games" --seed 1 \
-    --nodes 4000 --out "$work/$v-0.pdn"
-  "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
-    --out "$work/$v-1.eval" "$work/$v-0.pdn"
-  "$play" engine selfplay --variant "$v" --weights "$work/$v-1.eval" --games "$games" --seed 2 \
-    --nodes 4000 --out "$work/$v-1.pdn"
-  if [ "$v" = international ]; then
+  if [ -z "${FIT_ONLY:-}" ] && [ "$v" = international ]; then
     "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
       --out "$work/$v-2.eval" "${sets[@]:0:2}"
     "$play" engine selfplay --variant "$v" --weights "$work/$v-2.eval" --games "$more" \

@@ -510,8 +510,9 @@ pub fn serve(
         .build()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(&options.listen).await?;
-        listening(listener.local_addr()?);
-        tracing::info!("listening on {}", listener.local_addr()?);
+        let address = listener.local_addr()?;
+        listening(address);
+        tracing::info!("listening on {address}");
         let lobby = Arc::new(Lobby::new(crate::lobby::Settings {
             db: Some(options.db.clone()),
             tablebases: options.tablebases.clone(),
