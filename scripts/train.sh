@@ -71,29 +71,26 @@ for v in "${variants[@]}"; do
   out="src/engine/eval/weights/$v.eval"
   phases=1
   [ "$v" = international ] && phases=2
-  sets=("$work/$v-0.pdn" "$work/$v-1.pdn")
-  [ "$v" = international ] && sets+=("$work/$v-2.pdn" "$work/$v-3.pdn")
+  # Games per self-play step; step k plays with the fit on the sets before it (none: initial).
+  counts=("$games" "$games")
+  [ "$v" = international ] && counts+=("$more" "$last")
+  sets=()
+  for k in "${!counts[@]}"; do sets+=("$work/$v-$k.pdn"); done
   if [ -z "${FIT_ONLY:-}" ]; then
     play=$(engine_at "${SELFPLAY_REV:-${pinned[$v]}}")
     # Engines from before the two-phase evaluation fit one phase and have no --phases.
     steer=()
     "$play" engine train --help | grep -- --phases >/dev/null && steer=(--phases "$phases")
-    "$play" engine selfplay --variant "$v" --weights initial --games "$games" --seed 1 \
-      --nodes 4000 --out "$work/$v-0.pdn"
-    "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
-      --out "$work/$v-1.eval" "$work/$v-0.pdn"
-    "$play" engine selfplay --variant "$v" --weights "$work/$v-1.eval" --games "$games" \
-      --seed 2 --nodes 4000 --out "$work/$v-1.pdn"
-  fi
-  if [ -z "${FIT_ONLY:-}" ] && [ "$v" = international ]; then
-    "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
-      --out "$work/$v-2.eval" "${sets[@]:0:2}"
-    "$play" engine selfplay --variant "$v" --weights "$work/$v-2.eval" --games "$more" \
-      --seed 3 --nodes 4000 --out "$work/$v-2.pdn"
-    "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
-      --out "$work/$v-3.eval" "${sets[@]:0:3}"
-    "$play" engine selfplay --variant "$v" --weights "$work/$v-3.eval" --games "$last" \
-      --seed 4 --nodes 4000 --out "$work/$v-3.pdn"
+    weights=initial
+    for k in "${!counts[@]}"; do
+      if [ "$k" -gt 0 ]; then
+        weights="$work/$v-$k.eval"
+        "$play" engine train --variant "$v" --from initial --seed 1 "${steer[@]}" \
+          --out "$weights" "${sets[@]:0:$k}"
+      fi
+      "$play" engine selfplay --variant "$v" --weights "$weights" --games "${counts[$k]}" \
+        --seed $((k + 1)) --nodes 4000 --out "${sets[$k]}"
+    done
   fi
   "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
     --out "$out" "${sets[@]}"
