@@ -380,3 +380,76 @@ fn a_reader_that_stops_early_ends_the_program_quietly() {
     assert!(o.status.success(), "{:?}: {}", o.status, stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn selfplay_games_train_weights_with_search_labels() {
+    let dir = std::env::temp_dir().join(format!("draughts-cli-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.pdn");
+    let weights = dir.join("labelled.eval");
+    let o = draughts(&[
+        "engine",
+        "selfplay",
+        "--variant",
+        "english",
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "80",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "engine",
+            "train",
+            "--variant",
+            "english",
+            "--epochs",
+            "1",
+            "--phases",
+            "1",
+            "--out",
+            weights.to_str().unwrap(),
+            games.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        draughts(&args)
+    };
+    let o = train(&["--label-nodes", "100", "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("6 games labelled by a search of 100 nodes"),
+        "{out}"
+    );
+    assert!(out.contains("the search's labels alone: loss 0."), "{out}");
+    assert!(out.contains("weights written to"), "{out}");
+    // The weights play: a match reads them.
+    let o = draughts(&[
+        "match",
+        "--variant",
+        "english",
+        "--engine-a",
+        "engine:1",
+        "--engine-b",
+        "engine:1",
+        "--weights-a",
+        weights.to_str().unwrap(),
+        "--games",
+        "2",
+        "--tc",
+        "5s+0.05s",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A share outside 0–1 or a scale not above 0 is bad input, refused saying which option.
+    for bad in [&["--label-weight", "1.5"][..], &["--label-scale", "0"][..]] {
+        let o = train(&[&["--label-nodes", "100"][..], bad].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(stderr(&o).contains(bad[0]), "{}", stderr(&o));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

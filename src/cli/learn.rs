@@ -5,7 +5,7 @@ use anyhow::{Context, Result, bail};
 use draughts::Variant;
 use draughts::bounded;
 use draughts::engine::eval::{Model, builtin, features::Global};
-use draughts::engine::learn::{Samples, SelfPlay, TrainSettings, train};
+use draughts::engine::learn::{Labeller, Samples, SelfPlay, TrainSettings, train};
 use draughts::rules::pdn;
 use draughts::tablebase::{self, progress::Progress, progress::Report};
 use std::path::{Path, PathBuf};
@@ -87,6 +87,22 @@ pub(crate) struct TrainArgs {
     /// Tablebases: positions they hold are labelled with their exact value.
     #[arg(long)]
     tablebases: Option<PathBuf>,
+    /// Nodes of a search run on every position, whose value is blended into its label
+    /// (0: the game's result alone).
+    #[arg(long, default_value_t = 0)]
+    label_nodes: u64,
+    /// The search's share of the label (the game's result has the rest).
+    #[arg(long, default_value_t = 0.5)]
+    label_weight: f32,
+    /// The logistic scale of the search's values, in hundredths of a man.
+    #[arg(long, default_value_t = 150.0)]
+    label_scale: f64,
+    /// Weights the labelling search plays with, or `initial` [default: the shipped ones].
+    #[arg(long)]
+    label_with: Option<String>,
+    /// Games labelled at once [default: every core].
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 /// Arguments of `draughts engine book`.
@@ -116,6 +132,16 @@ pub(crate) struct BookArgs {
     /// Threads for the checking searches [default: every core].
     #[arg(long)]
     threads: Option<usize>,
+}
+
+/// White's score in a finished game (1, ½ or 0).
+fn result_for_white(game: &pdn::PdnGame) -> Option<f64> {
+    match game.result {
+        pdn::GameResult::Win(draughts::Color::White) => Some(1.0),
+        pdn::GameResult::Win(draughts::Color::Black) => Some(0.0),
+        pdn::GameResult::Draw => Some(0.5),
+        pdn::GameResult::BothLost | pdn::GameResult::Unfinished => None,
+    }
 }
 
 /// Builds an opening book and writes it.
@@ -274,19 +300,83 @@ pub(crate) fn selfplay(args: SelfplayArgs) -> Result<()> {
 /// Fits the weights and writes them.
 pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
     let variant: Variant = args.variant.parse()?;
+    if !(0.0..=1.0).contains(&args.label_weight) {
+        bail!(
+            "--label-weight {}: expected a share from 0 to 1",
+            args.label_weight
+        );
+    }
+    if !(args.label_scale > 0.0 && args.label_scale.is_finite()) {
+        bail!(
+            "--label-scale {}: expected a positive number",
+            args.label_scale
+        );
+    }
     let start = weights(args.from.as_deref(), variant, Model::initial)?;
     let tb = tables(args.tablebases.as_deref(), variant)?;
-    let mut samples = Samples::default();
-    let mut read = 0usize;
+    let mut games = Vec::new();
     for path in &args.games {
         let bytes = bounded::read_file(path, bounded::MAX_PDN_FILE, "PDN file")?;
-        for game in pdn::read_bytes(&bytes, variant).into_iter().flatten() {
-            if game.variant != variant {
+        games.extend(
+            (pdn::read_bytes(&bytes, variant).into_iter().flatten())
+                .filter(|g| g.variant == variant),
+        );
+    }
+    let read = games.len();
+    let labels: Vec<Vec<Option<f32>>> = if args.label_nodes > 0 {
+        use rayon::prelude::*;
+        let labeller = Labeller {
+            nodes: args.label_nodes,
+            scale: args.label_scale,
+            model: Some(Arc::new(weights(
+                args.label_with.as_deref(),
+                variant,
+                |v| builtin(v).clone(),
+            )?)),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads.unwrap_or(0))
+            .build()?;
+        let progress = Counted::start("labelling", "games", read as u64);
+        let labels: Vec<Vec<Option<f32>>> = pool.install(|| {
+            games
+                .par_iter()
+                .map(|g| {
+                    let l = labeller.label(g, args.skip);
+                    progress.tick();
+                    l
+                })
+                .collect()
+        });
+        progress.finish(&format!(
+            "{read} games labelled by a search of {} nodes",
+            args.label_nodes
+        ));
+        // How well the search alone foretells the games' results: the check of --label-scale
+        // (the loss is least at the scale that suits the search's values).
+        let (mut loss, mut n) = (0.0f64, 0usize);
+        for (game, labels) in games.iter().zip(&labels) {
+            let Some(y) = result_for_white(game) else {
                 continue;
+            };
+            for &p in labels.iter().flatten() {
+                let p = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
+                loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+                n += 1;
             }
-            samples.add_game(&game, read, args.skip, tb.as_deref());
-            read += 1;
         }
+        outln!(
+            "the search's labels alone: loss {:.5} against the games' results",
+            loss / n.max(1) as f64
+        );
+        labels
+    } else {
+        Vec::new()
+    };
+    let mut samples = Samples::default();
+    for (i, game) in games.iter().enumerate() {
+        let l = labels.get(i).map(|l| (l.as_slice(), args.label_weight));
+        samples.add_game(game, i, args.skip, tb.as_deref(), l);
     }
     if samples.train.is_empty() {
         bail!("no finished {variant} game with a quiet position in the files given");

@@ -5,4 +5,4 @@ pub mod selfplay;
 pub mod train;
 
 pub use selfplay::SelfPlay;
-pub use train::{Epoch, Samples, TrainSettings, train};
+pub use train::{Epoch, Labeller, Samples, TrainSettings, train};

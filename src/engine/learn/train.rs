@@ -2,17 +2,22 @@
 //!
 //! Every quiet position of the games (no capture for either side) is a sample labelled by the
 //! game's result from White's side (1, ½, 0) — or, when the tablebases hold it, by its exact
-//! value. The model says `P(White scores) = σ(E / 100)`, `E` being the evaluation from White's
-//! side, each weight taken in its two phases in proportion to the pieces left (see
-//! [`Model`]); the weights are fitted by stochastic gradient descent with per-weight step sizes
-//! (Adagrad, suited to sparse pattern features) and an L2 pull towards the starting weights (the hand-set evaluation), one sample at a
-//! time in an order drawn from the seed, single-threaded, so the same data and seed give the
-//! same weights. One game in twenty is held out to measure the fit, and the epoch that fits it
-//! best is kept. The result is scaled so that a man is worth exactly 100.
+//! value — or by a blend of the result and a short search's value of the position
+//! ([`Labeller`]): a game's result says little about any one of its positions (a drawn game
+//! passes through positions one side should have won), a search says what the position itself
+//! is worth, so blended labels carry less noise. The model says `P(White scores) = σ(E / 100)`,
+//! `E` being the evaluation from White's side, each weight taken in its two phases in
+//! proportion to the pieces left (see [`Model`]); the weights are fitted by stochastic gradient
+//! descent with per-weight step sizes (Adagrad, suited to sparse pattern features) and an L2
+//! pull towards the starting weights, one sample at a time in an order drawn from the seed,
+//! single-threaded, so the same data and seed give the same weights. One game in twenty is held
+//! out to measure the fit, and the epoch that fits it best is kept. The result is scaled so that
+//! a man is worth exactly 100.
 
 use crate::engine::eval::Model;
 use crate::engine::eval::features::{CONFIGURATIONS, GLOBALS, Global, MAX_REGIONS, Tables, View};
 use crate::engine::eval::model::{PHASES, Phased};
+use crate::engine::search::{Limits, Searcher};
 use crate::rules::board::Position;
 use crate::rules::pdn::{GameResult, PdnGame};
 use crate::rules::piece::Color;
@@ -20,6 +25,7 @@ use crate::rules::variant::Variant;
 use crate::tablebase::{Tablebase, Wdl};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, SeedableRng};
+use std::sync::Arc;
 
 /// The logistic scale training starts from: an evaluation of 100 means White scores σ(1) ≈ 73%.
 const SCALE: f64 = 100.0;
@@ -82,13 +88,16 @@ pub struct Samples {
 
 impl Samples {
     /// Adds the quiet positions of `game` (the `index`-th read) after its first `skip` plies.
-    /// Games without a result add nothing.
+    /// Games without a result add nothing. With `labels` (a [`Labeller`]'s, ply by ply, and the
+    /// search's share), a position the search valued takes that share of its label from the
+    /// search and the rest from the result; the tablebases' exact values stand alone.
     pub fn add_game(
         &mut self,
         game: &PdnGame,
         index: usize,
         skip: usize,
         tablebase: Option<&Tablebase>,
+        labels: Option<(&[Option<f32>], f32)>,
     ) {
         let result = match game.result {
             GameResult::Win(Color::White) => 1.0,
@@ -118,7 +127,13 @@ impl Samples {
                         1.0 - for_mover
                     }
                 }
-                None => result,
+                None => {
+                    let searched = labels.and_then(|(l, w)| Some((l.get(ply).copied()??, w)));
+                    match searched {
+                        Some((p, weight)) => weight * p + (1.0 - weight) * result,
+                        None => result,
+                    }
+                }
             };
             let sample = sample(pos, target);
             if index % 20 == 19 {
@@ -127,6 +142,50 @@ impl Samples {
                 self.train.push(sample);
             }
         }
+    }
+}
+
+/// A node-limited search's verdict on each quiet position of a game, as White's expected
+/// score, to blend into the game's result as the position's label.
+pub struct Labeller {
+    /// Nodes searched for each position.
+    pub nodes: u64,
+    /// The logistic scale of the search's values: White scores σ(value / scale).
+    pub scale: f64,
+    /// The weights the search plays with (the shipped ones when `None`).
+    pub model: Option<Arc<Model>>,
+}
+
+impl Labeller {
+    /// White's expected score by the search at each ply of `game` (`None` where not searched:
+    /// before `skip`, or a capture on the board). The game's positions are searched in order
+    /// by one searcher of its own, so a game's labels depend on nothing else.
+    pub fn label(&self, game: &PdnGame, skip: usize) -> Vec<Option<f32>> {
+        let replay = game.game();
+        let positions: Vec<Position> = replay.positions().copied().collect();
+        let keys: Vec<u64> = positions.iter().map(Position::zobrist).collect();
+        let mut searcher = Searcher::new(2, None);
+        searcher.set_model(self.model.clone());
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
+        };
+        (positions.iter().enumerate())
+            .map(|(ply, pos)| {
+                if ply < skip || !quiet(pos) {
+                    return None;
+                }
+                let value = searcher
+                    .search(pos, &keys[..ply], limits, &mut |_| {})
+                    .score;
+                let p = sigmoid(f64::from(value) / self.scale);
+                Some(if pos.side_to_move() == Color::White {
+                    p
+                } else {
+                    1.0 - p
+                } as f32)
+            })
+            .collect()
     }
 }
 
@@ -396,7 +455,7 @@ mod tests {
         let games = games();
         let mut samples = Samples::default();
         for (i, g) in games.iter().enumerate() {
-            samples.add_game(g, i, 0, None);
+            samples.add_game(g, i, 0, None, None);
         }
         let quiet_positions: usize = games
             .iter()
@@ -410,7 +469,7 @@ mod tests {
         let mut unfinished = games[0].clone();
         unfinished.set_result(GameResult::Unfinished);
         let mut none = Samples::default();
-        none.add_game(&unfinished, 0, 0, None);
+        none.add_game(&unfinished, 0, 0, None, None);
         assert!(none.train.is_empty());
     }
 
@@ -420,7 +479,7 @@ mod tests {
         let collect = || {
             let mut s = Samples::default();
             for (i, g) in games.iter().enumerate() {
-                s.add_game(g, i, 4, None);
+                s.add_game(g, i, 4, None, None);
             }
             s
         };
@@ -457,7 +516,7 @@ mod tests {
         let games = games();
         let mut samples = Samples::default();
         for (i, g) in games.iter().enumerate() {
-            samples.add_game(g, i, 4, None);
+            samples.add_game(g, i, 4, None, None);
         }
         // Without held-out samples the last epoch is kept, not the starting weights.
         samples.held_out.clear();
@@ -493,6 +552,62 @@ mod tests {
             patterns.iter().chain(&globals).any(|[o, e]| o != e),
             "{epochs:?}"
         );
+    }
+
+    #[test]
+    fn search_labels_blend_into_the_results_as_weighted() {
+        let games = games();
+        let labeller = Labeller {
+            nodes: 200,
+            scale: 150.0,
+            model: None,
+        };
+        let game = &games[0];
+        let labels = labeller.label(game, 4);
+        assert_eq!(
+            labeller.label(game, 4),
+            labels,
+            "a game's labels depend on it alone"
+        );
+        let positions: Vec<Position> = game.game().positions().copied().collect();
+        assert_eq!(labels.len(), positions.len());
+        for (ply, (label, pos)) in labels.iter().zip(&positions).enumerate() {
+            assert_eq!(label.is_some(), ply >= 4 && quiet(pos), "ply {ply}");
+            assert!(label.is_none_or(|p| (0.0..=1.0).contains(&p)));
+        }
+        let result = match game.result {
+            GameResult::Win(Color::White) => 1.0,
+            GameResult::Win(Color::Black) => 0.0,
+            _ => 0.5,
+        };
+        let targets = |weight: f32| {
+            let mut s = Samples::default();
+            // Index 0: every sample goes to the training set.
+            s.add_game(game, 0, 4, None, Some((&labels, weight)));
+            s.train.iter().map(|s| s.target).collect::<Vec<f32>>()
+        };
+        let searched: Vec<f32> = labels.iter().flatten().copied().collect();
+        assert_eq!(targets(0.0), vec![result; searched.len()]);
+        assert_eq!(targets(1.0), searched);
+        let half = targets(0.5);
+        for (h, p) in half.iter().zip(&searched) {
+            assert!((h - (p + result) / 2.0).abs() < 1e-6);
+        }
+    }
+
+    #[test]
+    fn a_search_label_favours_the_side_a_man_up() {
+        let v = Variant::International;
+        let labeller = Labeller {
+            nodes: 500,
+            scale: 150.0,
+            model: None,
+        };
+        let start = crate::rules::notation::parse_fen("W:W31,32,33,34:B3,4,5", v).unwrap();
+        let game = PdnGame::new(start);
+        let labels = labeller.label(&game, 0);
+        // About a man up: σ(100 / 150) ≈ 0.66.
+        assert!(labels[0].is_some_and(|p| p > 0.6), "{labels:?}");
     }
 
     #[test]
