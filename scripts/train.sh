@@ -10,23 +10,30 @@
 #   5. self-play with the second fit (MORE_GAMES games),
 #   6. a third fit, from the untrained start, on all three sets,
 #   7. self-play with the third fit (LAST_GAMES games),
-#   8. the final fit, from the untrained start, on all four sets.
+#   8. a fit, from the untrained start, on all four sets;
+#   9. self-play with that fit (LABEL_GAMES games), every quiet position of them then valued by a
+#      search of 1,000 nodes with that fit, and the final fit: from that fit, on those games,
+#      each position's label half the game's result and half the search's value.
 # Every step is deterministic (seeded openings, node-limited searches, seeded sample order), so
 # the same commit gives the same weights on any machine and any number of cores.
 # The games are made by the engine of a fixed commit for each variant (built from this
 # repository's history into TRAIN_DIR): it plays every self-play step and makes the fits in
 # between, which only steer the next step's games. A game depends on every detail of the search
 # that plays it, so pinning that engine lets the search get faster or stronger without changing
-# the weights; the final fit is this commit's trainer and model. Moving a pin is a deliberate
-# step: rerun the pipeline, measure the new file against the old, ship both.
+# the weights; the fit on all the games is this commit's trainer and model. International's
+# labelled step is pinned the same way, fit and all (its labels are a search's values): one
+# engine plays its games, values their positions and makes the final fit from them. Moving a
+# pin is a deliberate step: rerun the pipeline, measure the new file against the old, ship both.
 #
 # Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes each
-#        for Frisian and English, 50 for International)
+#        for Frisian and English, 80 for International)
 #        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
-#        (International's third and fourth steps, default 12000 and 24000),
+#        (International's third and fourth steps, default 12000 and 24000), LABEL_GAMES=n (its
+#        labelled step, default 12000),
 #        TRAIN_DIR=dir (default target/train)
 #        SELFPLAY_REV=commit (the engine that makes every variant's games; `current`: this tree's)
-#        FIT_ONLY=1 (only the final fit, on the games already in TRAIN_DIR)
+#        LABEL_REV=commit (the engine of International's labelled step; `current`: this tree's)
+#        FIT_ONLY=1 (only the fits, on the games already in TRAIN_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -40,6 +47,9 @@ declare -A pinned=(
   [frisian]=ef1fb582eb3201b1c00cd6a38f2c9713061ff143
   [english]=7b000fa7863356ef023df69d46675d77dd6b89ed
 )
+# The commit whose engine plays International's labelled step and values and fits its games
+# (the labels are its search's values, so they are pinned as the games are).
+label_pin=c91cb5e0acec9a8bb77b850f945eda57c13eaa63
 # Prints the path of the engine built from commit $1 (built once into $work).
 engine_at() {
   local rev=$1 dir="$work/engine-${1:0:12}"
@@ -63,6 +73,7 @@ engine_at() {
 games=${GAMES:-6000}
 more=${MORE_GAMES:-12000}
 last=${LAST_GAMES:-24000}
+labelled=${LABEL_GAMES:-12000}
 mkdir -p "$work"
 variants=("$@")
 [ ${#variants[@]} -eq 0 ] && variants=(international frisian english)
@@ -92,7 +103,19 @@ for v in "${variants[@]}"; do
         --seed $((k + 1)) --nodes 4000 --out "${sets[$k]}"
     done
   fi
+  fit=$out
+  [ "$v" = international ] && fit="$work/$v-unlabelled.eval"
   "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
-    --out "$out" "${sets[@]}"
+    --out "$fit" "${sets[@]}"
+  if [ "$v" = international ]; then
+    label=$(engine_at "${LABEL_REV:-$label_pin}")
+    if [ -z "${FIT_ONLY:-}" ]; then
+      "$label" engine selfplay --variant "$v" --weights "$fit" --games "$labelled" \
+        --seed 5 --nodes 4000 --out "$work/$v-labelled.pdn"
+    fi
+    "$label" engine train --variant "$v" --from "$fit" --seed 1 --phases "$phases" \
+      --label-nodes 1000 --label-weight 0.5 --label-with "$fit" --out "$out" \
+      "$work/$v-labelled.pdn"
+  fi
   sha256sum "$out"
 done
