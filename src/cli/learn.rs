@@ -144,6 +144,58 @@ fn result_for_white(game: &pdn::PdnGame) -> Option<f64> {
     }
 }
 
+/// Values the quiet positions of `games` with `labeller`, in parallel on `pool`.
+fn label_games(
+    labeller: &Labeller,
+    games: &[pdn::PdnGame],
+    skip: usize,
+    pool: &rayon::ThreadPool,
+) -> Vec<Vec<Option<f32>>> {
+    use rayon::prelude::*;
+    let progress = Counted::start("labelling", "games", games.len() as u64);
+    let labels = pool.install(|| {
+        (games.par_iter())
+            .map(|g| {
+                let l = labeller.label(g, skip);
+                progress.tick();
+                l
+            })
+            .collect()
+    });
+    progress.finish(&format!(
+        "{} games labelled by a search of {} nodes",
+        games.len(),
+        labeller.nodes
+    ));
+    labels
+}
+
+/// How well the search's labels alone foretell the games' results: the check of
+/// `--label-scale` (the loss is least at the scale that suits the search's values).
+#[derive(Default)]
+struct LabelCheck {
+    loss: f64,
+    positions: usize,
+}
+
+impl LabelCheck {
+    fn add(&mut self, game: &pdn::PdnGame, labels: Option<&[Option<f32>]>) {
+        let (Some(y), Some(labels)) = (result_for_white(game), labels) else {
+            return;
+        };
+        for &p in labels.iter().flatten() {
+            let p = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
+            self.loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+            self.positions += 1;
+        }
+    }
+
+    /// The mean cross-entropy, once a position was labelled.
+    fn loss(&self) -> Option<f64> {
+        (self.positions > 0).then(|| self.loss / self.positions as f64)
+    }
+}
+
 /// Builds an opening book and writes it.
 pub(crate) fn book(args: BookArgs) -> Result<()> {
     use draughts::engine::book::BookBuilder;
@@ -314,69 +366,44 @@ pub(crate) fn train_weights(args: TrainArgs) -> Result<()> {
     }
     let start = weights(args.from.as_deref(), variant, Model::initial)?;
     let tb = tables(args.tablebases.as_deref(), variant)?;
-    let mut games = Vec::new();
-    for path in &args.games {
-        let bytes = bounded::read_file(path, bounded::MAX_PDN_FILE, "PDN file")?;
-        games.extend(
-            (pdn::read_bytes(&bytes, variant).into_iter().flatten())
-                .filter(|g| g.variant == variant),
-        );
-    }
-    let read = games.len();
-    let labels: Vec<Vec<Option<f32>>> = if args.label_nodes > 0 {
-        use rayon::prelude::*;
-        let labeller = Labeller {
-            nodes: args.label_nodes,
+    let labeller = match args.label_nodes {
+        0 => None,
+        nodes => Some(Labeller {
+            nodes,
             scale: args.label_scale,
             model: Some(Arc::new(weights(
                 args.label_with.as_deref(),
                 variant,
                 |v| builtin(v).clone(),
             )?)),
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads.unwrap_or(0))
-            .build()?;
-        let progress = Counted::start("labelling", "games", read as u64);
-        let labels: Vec<Vec<Option<f32>>> = pool.install(|| {
-            games
-                .par_iter()
-                .map(|g| {
-                    let l = labeller.label(g, args.skip);
-                    progress.tick();
-                    l
-                })
-                .collect()
-        });
-        progress.finish(&format!(
-            "{read} games labelled by a search of {} nodes",
-            args.label_nodes
-        ));
-        // How well the search alone foretells the games' results: the check of --label-scale
-        // (the loss is least at the scale that suits the search's values).
-        let (mut loss, mut n) = (0.0f64, 0usize);
-        for (game, labels) in games.iter().zip(&labels) {
-            let Some(y) = result_for_white(game) else {
-                continue;
-            };
-            for &p in labels.iter().flatten() {
-                let p = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
-                loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
-                n += 1;
-            }
-        }
-        outln!(
-            "the search's labels alone: loss {:.5} against the games' results",
-            loss / n.max(1) as f64
-        );
-        labels
-    } else {
-        Vec::new()
+        }),
     };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    // File by file, so only one file's games are held at a time.
     let mut samples = Samples::default();
-    for (i, game) in games.iter().enumerate() {
-        let l = labels.get(i).map(|l| (l.as_slice(), args.label_weight));
-        samples.add_game(game, i, args.skip, tb.as_deref(), l);
+    let mut read = 0usize;
+    let mut check = LabelCheck::default();
+    for path in &args.games {
+        let bytes = bounded::read_file(path, bounded::MAX_PDN_FILE, "PDN file")?;
+        let games: Vec<pdn::PdnGame> = (pdn::read_bytes(&bytes, variant).into_iter().flatten())
+            .filter(|g| g.variant == variant)
+            .collect();
+        let labels = match &labeller {
+            Some(l) => label_games(l, &games, args.skip, &pool),
+            None => Vec::new(),
+        };
+        for (k, game) in games.iter().enumerate() {
+            let labels = labels.get(k).map(Vec::as_slice);
+            check.add(game, labels);
+            let blend = labels.map(|l| (l, args.label_weight));
+            samples.add_game(game, read + k, args.skip, tb.as_deref(), blend);
+        }
+        read += games.len();
+    }
+    if let Some(loss) = check.loss() {
+        outln!("the search's labels alone: loss {loss:.5} against the games' results");
     }
     if samples.train.is_empty() {
         bail!("no finished {variant} game with a quiet position in the files given");
