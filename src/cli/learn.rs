@@ -134,16 +134,6 @@ pub(crate) struct BookArgs {
     threads: Option<usize>,
 }
 
-/// White's score in a finished game (1, ½ or 0).
-fn result_for_white(game: &pdn::PdnGame) -> Option<f64> {
-    match game.result {
-        pdn::GameResult::Win(draughts::Color::White) => Some(1.0),
-        pdn::GameResult::Win(draughts::Color::Black) => Some(0.0),
-        pdn::GameResult::Draw => Some(0.5),
-        pdn::GameResult::BothLost | pdn::GameResult::Unfinished => None,
-    }
-}
-
 /// Values the quiet positions of `games` with `labeller`, in parallel on `pool`.
 fn label_games(
     labeller: &Labeller,
@@ -180,11 +170,11 @@ struct LabelCheck {
 
 impl LabelCheck {
     fn add(&mut self, game: &pdn::PdnGame, labels: Option<&[Option<f32>]>) {
-        let (Some(y), Some(labels)) = (result_for_white(game), labels) else {
+        let (Some(y), Some(labels)) = (game.result.score(draughts::Color::White), labels) else {
             return;
         };
         for &p in labels.iter().flatten() {
-            let p = f64::from(p).clamp(1e-9, 1.0 - 1e-9);
+            let (y, p) = (f64::from(y), f64::from(p).clamp(1e-9, 1.0 - 1e-9));
             self.loss -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
             self.positions += 1;
         }

@@ -19,7 +19,7 @@ use crate::engine::eval::features::{CONFIGURATIONS, GLOBALS, Global, MAX_REGIONS
 use crate::engine::eval::model::{PHASES, Phased};
 use crate::engine::search::{Limits, Searcher};
 use crate::rules::board::Position;
-use crate::rules::pdn::{GameResult, PdnGame};
+use crate::rules::pdn::PdnGame;
 use crate::rules::piece::Color;
 use crate::rules::variant::Variant;
 use crate::tablebase::{Tablebase, Wdl};
@@ -99,11 +99,8 @@ impl Samples {
         tablebase: Option<&Tablebase>,
         labels: Option<(&[Option<f32>], f32)>,
     ) {
-        let result = match game.result {
-            GameResult::Win(Color::White) => 1.0,
-            GameResult::Win(Color::Black) => 0.0,
-            GameResult::Draw => 0.5,
-            GameResult::BothLost | GameResult::Unfinished => return,
+        let Some(result) = game.result.score(Color::White) else {
+            return;
         };
         let replay = game.game();
         for (ply, pos) in replay.positions().enumerate() {
@@ -436,6 +433,7 @@ fn export(variant: Variant, fit: &Fit) -> Model {
 mod tests {
     use super::*;
     use crate::engine::learn::selfplay::SelfPlay;
+    use crate::rules::pdn::GameResult;
 
     fn games() -> Vec<PdnGame> {
         SelfPlay {

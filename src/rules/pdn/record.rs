@@ -35,6 +35,17 @@ impl GameResult {
             _ => return None,
         })
     }
+
+    /// `side`'s score in a finished game: 1 for a win, ½ for a draw, 0 for a loss; `None` when
+    /// the game is unfinished or both lost (no score to learn from or count).
+    pub fn score(self, side: Color) -> Option<f32> {
+        match self {
+            GameResult::Win(c) if c == side => Some(1.0),
+            GameResult::Win(_) => Some(0.0),
+            GameResult::Draw => Some(0.5),
+            GameResult::BothLost | GameResult::Unfinished => None,
+        }
+    }
 }
 
 /// A move of a PDN game with what was written around it.

@@ -115,6 +115,17 @@ fn results_per_variant() {
 }
 
 #[test]
+fn scores_of_a_result() {
+    use GameResult::*;
+    assert_eq!(Win(Color::White).score(Color::White), Some(1.0));
+    assert_eq!(Win(Color::White).score(Color::Black), Some(0.0));
+    assert_eq!(Win(Color::Black).score(Color::Black), Some(1.0));
+    assert_eq!(Draw.score(Color::Black), Some(0.5));
+    assert_eq!(BothLost.score(Color::White), None);
+    assert_eq!(Unfinished.score(Color::White), None);
+}
+
+#[test]
 fn game_type_selects_the_variant_and_fen_the_start() {
     let text = "[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"W:WK27,K23:BK28,12.\"]\n23-19 *\n\
                 [GameType \"40\"]\n1. 33-29 *\n[GameType \"20,W,10,10,N1,0\"]\n1. 33-29 *\n";
