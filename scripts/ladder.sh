@@ -3,11 +3,11 @@
 # match harness (every two-ply opening in both colours, the same clock for both), and the
 # ladder adds up the differences from level 1, anchored at 1000. A whitewash (no interval) is
 # counted as 400.
-# Usage: scripts/ladder.sh [variant=international] [games=100] [clock=3s+0.05s]
+# Usage: scripts/ladder.sh [variant=international] [games=200] [clock=3s+0.05s]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:-international}
-games=${2:-100}
+games=${2:-200}
 tc=${3:-3s+0.05s}
 cargo build --release --quiet
 bin=${LADDER_BIN:-"${CARGO_TARGET_DIR:-target}/release/draughts"}

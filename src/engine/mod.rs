@@ -54,13 +54,21 @@ impl Level {
         Duration::from_millis(100 * n * n)
     }
 
-    /// The level's rating where it has been measured (International): the Elo ladder of
-    /// `scripts/ladder.sh`, each level against the next at 3 s + 0.05 s, level 1 at 1000. A
-    /// scale of the engine's own, not a federation's rating.
-    pub fn rating(self, variant: Variant) -> Option<u32> {
+    /// The level's rating on its variant's Elo ladder (`scripts/ladder.sh`: each level against
+    /// the next at 3 s + 0.05 s, 200 games a step, level 1 at 1000). A scale of the engine's own,
+    /// not a federation's rating, and one per variant: levels of different variants do not
+    /// compare.
+    pub fn rating(self, variant: Variant) -> u32 {
         const INTERNATIONAL: [u32; 10] =
-            [1000, 1308, 1710, 2123, 2386, 2668, 2803, 2930, 3073, 3278];
-        (variant == Variant::International).then(|| INTERNATIONAL[usize::from(self.0) - 1])
+            [1000, 1308, 1680, 1975, 2270, 2468, 2647, 2723, 2793, 3018];
+        const FRISIAN: [u32; 10] = [1000, 1298, 1675, 2009, 2363, 2658, 2875, 3026, 3143, 3451];
+        const ENGLISH: [u32; 10] = [1000, 1228, 1510, 1670, 1795, 1934, 1990, 2030, 2056, 2224];
+        let ladder = match variant {
+            Variant::International => &INTERNATIONAL,
+            Variant::Frisian => &FRISIAN,
+            Variant::English => &ENGLISH,
+        };
+        ladder[usize::from(self.0) - 1]
     }
 
     /// Random noise added to the root moves' scores, so that low levels make human mistakes.

@@ -122,16 +122,12 @@ impl NewGameForm {
     /// Draws the form.
     pub fn draw(&self, frame: &mut Frame, area: Rect) {
         let f = self;
-        // An engine level shows its rating on the ladder where it has been measured.
-        let player = |p: &PlayerKind| {
-            let rating = match p {
-                PlayerKind::Engine(level) => level.rating(f.variant),
-                _ => None,
-            };
-            match rating {
-                Some(r) => format!("◂ {p} ▸  ladder rating {r}"),
-                None => format!("◂ {p} ▸"),
+        // An engine level shows its rating on its variant's ladder.
+        let player = |p: &PlayerKind| match p {
+            PlayerKind::Engine(level) => {
+                format!("◂ {p} ▸  ladder rating {}", level.rating(f.variant))
             }
+            _ => format!("◂ {p} ▸"),
         };
         let values = [
             format!("◂ {} ▸", f.variant.name()),

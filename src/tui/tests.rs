@@ -1246,7 +1246,7 @@ fn the_engine_book_is_a_setting() {
 }
 
 #[test]
-fn the_new_game_form_shows_a_levels_rating_where_it_was_measured() {
+fn the_new_game_form_shows_a_levels_rating_on_its_variants_ladder() {
     let mut app = fresh();
     press(&mut app, KeyCode::Char('n'), Duration::ZERO);
     // White (the form opens on Start; the fields wrap): from human, five steps up the levels.
@@ -1260,18 +1260,23 @@ fn the_new_game_form_shows_a_levels_rating_where_it_was_measured() {
     };
     assert_eq!(f.white, PlayerKind::Engine(Level::new(5).unwrap()));
     assert_eq!(f.variant, Variant::International);
-    let text = render(&mut app, 100, 24, Duration::ZERO);
-    assert!(text.contains("engine:5 ▸  ladder rating 2386"), "{text}");
-    // English has no measured ladder yet: the level alone.
-    press(&mut app, KeyCode::Up, Duration::ZERO);
-    while !matches!(&app.screen, Screen::NewGame(f) if f.variant == Variant::English) {
-        press(&mut app, KeyCode::Right, Duration::ZERO);
+    // Level 5 on each variant's ladder (scripts/ladder.sh, 200 games a step).
+    for (variant, rating) in [
+        (Variant::International, 2270),
+        (Variant::Frisian, 2363),
+        (Variant::English, 1795),
+    ] {
+        press(&mut app, KeyCode::Up, Duration::ZERO);
+        while !matches!(&app.screen, Screen::NewGame(f) if f.variant == variant) {
+            press(&mut app, KeyCode::Right, Duration::ZERO);
+        }
+        press(&mut app, KeyCode::Down, Duration::ZERO);
+        let text = render(&mut app, 100, 24, Duration::ZERO);
+        let line = format!("engine:5 ▸  ladder rating {rating}");
+        assert!(text.contains(&line), "{variant}: {text}");
+        // The other side is a person: no rating beside it.
+        assert_eq!(text.matches("ladder rating").count(), 1, "{text}");
     }
-    let text = render(&mut app, 100, 24, Duration::ZERO);
-    assert!(
-        text.contains("engine:5 ▸") && !text.contains("ladder rating"),
-        "{text}"
-    );
 }
 
 #[test]
