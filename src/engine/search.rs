@@ -316,14 +316,16 @@ impl Searcher {
             }
         }
         // The table first when the node is searched anyway (a hit spares the moves); a leaf
-        // that turns out to have a capture asks it below.
-        let mut entry = None;
-        if depth >= 1 {
-            entry = self.table.probe(key);
+        // never asks it.
+        let entry = if depth >= 1 {
+            let entry = self.table.probe(key);
             if let Some(score) = table_cut(entry, depth, alpha, beta, ply) {
                 return score;
             }
-        }
+            entry
+        } else {
+            None
+        };
         // ProbCut: at a node that only has to prove `beta`, a search of half the depth that
         // clears `beta` by a wide margin stands for the full one. Not in the opening, where
         // the evaluation's errors are the largest, nor near a proven result.
@@ -381,15 +383,12 @@ impl Searcher {
             return self.evaluate_leaf(pos, key);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
-        // no depth either.
-        if depth < 1 {
-            // A quiet leaf with a choice of moves was evaluated above; this one has a capture
-            // or a single reply and is searched on.
-            entry = self.table.probe(key);
-            if let Some(score) = table_cut(entry, 1, alpha, beta, ply) {
-                return score;
-            }
-        }
+        // no depth either. Such a node below the horizon neither asks nor fills the table:
+        // its subtree is small, and the memory stall of a probe costs more than it spares.
+        let below_horizon = depth < 1;
+        // The table keeps the depth the node was asked for: a probe at that depth stands for
+        // this search, the extension included.
+        let asked = depth;
         // A single reply costs no depth (a forced line is as good as one move).
         let depth = if depth >= 1 && ply > 0 && frame.moves.len() == 1 {
             depth + 1
@@ -407,7 +406,7 @@ impl Searcher {
                 let score = -from_table(e.score, ply + 1);
                 if i32::from(e.depth) >= depth - 1 && e.bound != LOWER && score >= beta {
                     // Kept as this node's bound, so its next visit cuts at the probe.
-                    self.keep(key, score, depth, LOWER, i, ply);
+                    self.keep(key, score, asked, LOWER, i, ply);
                     return score;
                 }
             }
@@ -498,7 +497,9 @@ impl Searcher {
         } else {
             EXACT
         };
-        self.keep(key, best, depth, bound, best_index, ply);
+        if !below_horizon {
+            self.keep(key, best, asked, bound, best_index, ply);
+        }
         best
     }
 
@@ -517,15 +518,17 @@ impl Searcher {
         );
     }
 
-    /// The position after `mv` and its hash, its table slot asked for — and, when the child
-    /// is a leaf (`leaf`), its slot of the evaluations' cache, which most leaves read instead.
+    /// The position after `mv` and its hash, with the slot it will read asked for: the
+    /// evaluations' cache for a leaf (`leaf`), which never reads the table, and the table
+    /// for any other.
     #[inline(always)]
     fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool) -> (Position, u64) {
         let next = pos.play(mv);
         let next_key = pos.zobrist_after(key, &next);
-        self.table.prefetch(next_key);
         if leaf {
             self.evals.prefetch(EvalCache::key(&next, next_key));
+        } else {
+            self.table.prefetch(next_key);
         }
         (next, next_key)
     }
