@@ -39,10 +39,10 @@ fn a_forced_move_is_searched_and_scored() {
 
 #[test]
 fn a_forced_replys_table_entry_stands_for_the_depth_it_was_asked() {
-    // White's only move is 37x28; 26x37 41x32 7-12! 16x18 13x24 then wins black three men,
-    // which depth 3 sees. A forced reply is searched a ply deeper than asked; its table entry
-    // once claimed that deeper depth, so the iteration to depth 3 took the depth-2 value
-    // (level material) from the table instead of searching on.
+    // White's only move is 37x28; the line 26x37 41x32 7-12! 16x18 13x24 then wins black
+    // three men, which depth 3 sees. A forced reply is searched a ply deeper than asked; its
+    // table entry once claimed that deeper depth, so the iteration to depth 3 took the depth-2
+    // value from the table, blind to the shot, instead of searching on.
     let o = search(
         Variant::International,
         "W:W16,30,31,37,39,40,41,42,43,45,46,47,48,49,50:B1,2,3,4,5,7,8,9,10,11,13,14,15,26,29,32",
