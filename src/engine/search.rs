@@ -383,11 +383,10 @@ impl Searcher {
             return self.evaluate_leaf(pos, key);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
-        // no depth either. Such a node below the horizon neither asks nor fills the table:
-        // its subtree is small, and the memory stall of a probe costs more than it spares.
-        let below_horizon = depth < 1;
-        // The table keeps the depth the node was asked for: a probe at that depth stands for
-        // this search, the extension included.
+        // no depth either. The table keeps the depth the node was asked for: a probe at that
+        // depth stands for this search, the extension included. A node below the horizon
+        // (asked for less than a ply) neither asks nor fills it: its subtree is small, and the
+        // memory stall of a probe costs more than it spares.
         let asked = depth;
         // A single reply costs no depth (a forced line is as good as one move).
         let depth = if depth >= 1 && ply > 0 && frame.moves.len() == 1 {
@@ -497,7 +496,7 @@ impl Searcher {
         } else {
             EXACT
         };
-        if !below_horizon {
+        if asked >= 1 {
             self.keep(key, best, asked, bound, best_index, ply);
         }
         best
