@@ -383,12 +383,12 @@ impl Searcher {
             return self.evaluate_leaf(pos, key);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
-        // no depth either. The table keeps the depth the node was asked for: a probe at that
-        // depth stands for this search, the extension included. A node below the horizon
-        // (asked for less than a ply) neither asks nor fills it: its subtree is small, and the
-        // memory stall of a probe costs more than it spares.
+        // no depth either (a forced line is as good as one move). The table keeps the depth
+        // the node was asked for: a probe at that depth stands for this search, the extension
+        // included. A node below the horizon (asked for less than a ply) neither asks nor
+        // fills it: its subtree is small, and the memory stall of a probe costs more than it
+        // spares.
         let asked = depth;
-        // A single reply costs no depth (a forced line is as good as one move).
         let depth = if depth >= 1 && ply > 0 && frame.moves.len() == 1 {
             depth + 1
         } else {
@@ -502,8 +502,8 @@ impl Searcher {
         best
     }
 
-    /// Keeps a node's result in the table: `score` (at `ply`) as a `bound`, searched `depth`
-    /// plies deep, its best move the `best`th generated.
+    /// Keeps a node's result in the table: `score` (at `ply`) as a `bound` for a search asked
+    /// for `depth` plies (before any extension), its best move the `best`th generated.
     fn keep(&self, key: u64, score: i32, depth: i32, bound: u8, best: usize, ply: usize) {
         self.table.store(
             key,
