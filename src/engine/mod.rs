@@ -61,8 +61,8 @@ impl Level {
     pub fn rating(self, variant: Variant) -> u32 {
         const INTERNATIONAL: [u32; 10] =
             [1000, 1387, 1741, 2036, 2359, 2608, 2781, 2879, 2944, 3156];
-        const FRISIAN: [u32; 10] = [1000, 1298, 1675, 2009, 2363, 2658, 2875, 3026, 3143, 3451];
-        const ENGLISH: [u32; 10] = [1000, 1228, 1510, 1670, 1795, 1934, 1990, 2030, 2056, 2224];
+        const FRISIAN: [u32; 10] = [1000, 1342, 1714, 2056, 2428, 2669, 2913, 3064, 3191, 3443];
+        const ENGLISH: [u32; 10] = [1000, 1275, 1538, 1760, 1911, 2003, 2043, 2066, 2083, 2239];
         let ladder = match variant {
             Variant::International => &INTERNATIONAL,
             Variant::Frisian => &FRISIAN,
