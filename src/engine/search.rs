@@ -15,6 +15,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// A child position and its hash.
+type Child = (Position, u64);
+
 /// The side to move has no move: lost, at `ply` from the root.
 pub const MATE: i32 = 30_000;
 /// A tablebase win, less the ply it is found at.
@@ -396,17 +399,26 @@ impl Searcher {
         };
         // Enhanced transposition cutoff: at a deep node that only has to prove `beta`, a child
         // the table already proves to refute the opponent spares searching the others first.
+        // The children's slots are asked for a batch at a time before any is read, so their
+        // waits on memory overlap instead of following one another.
         if ply > 0 && depth >= ETC_DEPTH && beta - alpha == 1 {
-            for (i, mv) in frame.moves.iter().enumerate() {
-                let next = pos.play(mv);
-                let Some(e) = self.table.probe(pos.zobrist_after(key, &next)) else {
-                    continue;
-                };
-                let score = -from_table(e.score, ply + 1);
-                if i32::from(e.depth) >= depth - 1 && e.bound != LOWER && score >= beta {
-                    // Kept as this node's bound, so its next visit cuts at the probe.
-                    self.keep(key, score, asked, LOWER, i, ply);
-                    return score;
+            const BATCH: usize = 16;
+            let mut keys = [0u64; BATCH];
+            for (b, batch) in frame.moves.as_slice().chunks(BATCH).enumerate() {
+                for (k, mv) in keys.iter_mut().zip(batch) {
+                    *k = pos.zobrist_after(key, &pos.play(mv));
+                    self.table.prefetch(*k);
+                }
+                for (k, &child) in keys[..batch.len()].iter().enumerate() {
+                    let Some(e) = self.table.probe(child) else {
+                        continue;
+                    };
+                    let score = -from_table(e.score, ply + 1);
+                    if i32::from(e.depth) >= depth - 1 && e.bound != LOWER && score >= beta {
+                        // Kept as this node's bound, so its next visit cuts at the probe.
+                        self.keep(key, score, asked, LOWER, b * BATCH + k, ply);
+                        return score;
+                    }
                 }
             }
         }
@@ -417,18 +429,21 @@ impl Searcher {
         let mut best_index = frame.order[0].1 as usize;
         // Each child's table slot is asked for one move ahead, while the move before it is
         // searched: a slot asked for just before its probe is still on its way from memory.
-        let mut ahead = None;
+        // The two children live in place, written once by the move and read from there (a
+        // position copied just after it was written waits for the writes to land).
         let leaf = depth <= 1;
+        let first = frame.moves.as_slice()[frame.order[0].1 as usize];
+        let mut kids = [(*pos, key); 2];
+        self.child_of(pos, key, &first, leaf, &mut kids[0]);
         for n in 0..frame.moves.len() {
             let i = frame.order[n].1 as usize;
             let mv = frame.moves.as_slice()[i];
-            let (next, next_key) = ahead
-                .take()
-                .unwrap_or_else(|| self.child_of(pos, key, &mv, leaf));
             if n + 1 < frame.moves.len() {
                 let j = frame.order[n + 1].1 as usize;
-                ahead = Some(self.child_of(pos, key, &frame.moves.as_slice()[j], leaf));
+                let ahead = &frame.moves.as_slice()[j];
+                self.child_of(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }
+            let (next, next_key) = (&kids[n & 1].0, kids[n & 1].1);
             let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
                 0
             } else {
@@ -438,7 +453,7 @@ impl Searcher {
             let mut child = |s: &mut Searcher, depth: i32, alpha: i32, beta: i32| {
                 -s.negamax(
                     deeper,
-                    &next,
+                    next,
                     next_key,
                     depth,
                     alpha,
@@ -517,19 +532,18 @@ impl Searcher {
         );
     }
 
-    /// The position after `mv` and its hash, with the slot it will read asked for: the
-    /// evaluations' cache for a leaf (`leaf`), which never reads the table, and the table
-    /// for any other.
+    /// The position after `mv` and its hash, written into `child`, with the slot it will read
+    /// asked for: the evaluations' cache for a leaf (`leaf`), which never reads the table, and
+    /// the table for any other.
     #[inline(always)]
-    fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool) -> (Position, u64) {
-        let next = pos.play(mv);
-        let next_key = pos.zobrist_after(key, &next);
+    fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool, child: &mut Child) {
+        child.0 = pos.play(mv);
+        child.1 = pos.zobrist_after(key, &child.0);
         if leaf {
-            self.evals.prefetch(EvalCache::key(&next, next_key));
+            self.evals.prefetch(EvalCache::key(&child.0, child.1));
         } else {
-            self.table.prefetch(next_key);
+            self.table.prefetch(child.1);
         }
-        (next, next_key)
     }
 
     /// The principal variation from the table.

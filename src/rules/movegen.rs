@@ -53,6 +53,7 @@ impl Position {
     }
 
     /// The position after a move. The move must be one of this position's legal moves.
+    #[inline]
     pub fn play(&self, mv: &Move) -> Position {
         with_rules!(self.variant, R => make::<R>(self, mv))
     }
@@ -509,7 +510,7 @@ fn count_quiet<R: RuleSet>(pos: &Position, s: &Sides) -> u64 {
 }
 
 /// The position after `mv`, which must be legal in `pos`.
-#[inline]
+#[inline(always)]
 pub(crate) fn make<R: RuleSet>(pos: &Position, mv: &Move) -> Position {
     let g = R::RULES.geometry;
     let from = 1u64 << mv.from;
