@@ -27,8 +27,8 @@ pub(crate) enum EngineCommand {
         #[arg(long)]
         time: Option<f64>,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=8192))]
+        hash: u16,
         /// Tablebase directory [default: tablebases/<variant> when present].
         #[arg(long)]
         tablebases: Option<PathBuf>,
@@ -73,7 +73,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             };
             let dir = tablebases.unwrap_or_else(|| tablebase::default_dir(variant));
             let tb = tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?;
-            let mut searcher = Searcher::new(hash, tb);
+            let mut searcher = Searcher::new(usize::from(hash), tb);
             searcher.set_threads(threads);
             let time = match (time, depth) {
                 (Some(t), _) => Some(std::time::Duration::from_secs_f64(t.max(0.0))),

@@ -82,10 +82,10 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MB (a power of two number of buckets).
+    /// A table of `megabytes` MB, or the largest power of two number of buckets within it.
     pub(super) fn new(megabytes: usize) -> Table {
         let want = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let size = (want.next_power_of_two() / 2).max(256);
+        let size = 1usize << want.ilog2();
         let memory = memmap2::MmapOptions::new()
             .len(size * std::mem::size_of::<Bucket>())
             .map_anon()
@@ -200,6 +200,17 @@ pub(crate) fn prefetch<T>(item: &T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_has_the_megabytes_asked_for_or_the_power_of_two_below() {
+        for (asked, got) in [(1, 1), (64, 64), (100, 64), (0, 1)] {
+            assert_eq!(
+                Table::new(asked).memory.len(),
+                got << 20,
+                "{asked} MB asked"
+            );
+        }
+    }
 
     #[test]
     fn entries_come_back_as_stored() {
