@@ -433,6 +433,7 @@ impl Searcher {
         // position copied just after it was written waits for the writes to land).
         let leaf = depth <= 1;
         let first = frame.moves.as_slice()[frame.order[0].1 as usize];
+        // The second slot holds the parent until the first move made ahead is written over it.
         let mut kids = [(*pos, key); 2];
         self.child_of(pos, key, &first, leaf, &mut kids[0]);
         for n in 0..frame.moves.len() {
