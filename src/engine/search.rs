@@ -404,10 +404,11 @@ impl Searcher {
         if ply > 0 && depth >= ETC_DEPTH && beta - alpha == 1 {
             const BATCH: usize = 16;
             let mut keys = [0u64; BATCH];
+            let mut scratch = (*pos, key);
             for (b, batch) in frame.moves.as_slice().chunks(BATCH).enumerate() {
                 for (k, mv) in keys.iter_mut().zip(batch) {
-                    *k = pos.zobrist_after(key, &pos.play(mv));
-                    self.table.prefetch(*k);
+                    self.child_of(pos, key, mv, false, &mut scratch);
+                    *k = scratch.1;
                 }
                 for (k, &child) in keys[..batch.len()].iter().enumerate() {
                     let Some(e) = self.table.probe(child) else {
