@@ -175,6 +175,51 @@ fn engine_analyse_and_bench() {
 }
 
 #[test]
+fn a_match_takes_a_negative_sprt_bound() {
+    // `--sprt -30,0` asks whether A is no worse; the leading minus is the bound's, not a flag.
+    let o = draughts(&[
+        "match",
+        "--variant",
+        "english",
+        "--engine-a",
+        "engine:1",
+        "--engine-b",
+        "engine:1",
+        "--games",
+        "2",
+        "--tc",
+        "1s+0.01s",
+        "--max-plies",
+        "20",
+        "--sprt",
+        "-30,0",
+        "--tablebases",
+        "/nonexistent",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("SPRT -30,0 (alpha 0.05, beta 0.05)"),
+        "{}",
+        stdout(&o)
+    );
+    let o = draughts(&[
+        "match",
+        "--engine-a",
+        "engine",
+        "--engine-b",
+        "engine",
+        "--sprt",
+        "-30",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("expected two Elo values"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
     let dir = std::env::temp_dir().join(format!("draughts-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -25,8 +25,9 @@ pub(crate) struct MatchArgs {
     #[arg(long, default_value_t = 10)]
     games: usize,
     /// Stop as soon as a sequential probability ratio test decides between two Elo
-    /// differences, as in `--sprt 0,20` (A no better than 0, or at least 20 better).
-    #[arg(long, value_name = "ELO0,ELO1")]
+    /// differences, as in `--sprt 0,20` (A no better than 0, or at least 20 better); a bound
+    /// may be negative (`--sprt -30,0`: A at least 30 worse, or no worse).
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true)]
     sprt: Option<String>,
     /// SPRT: chance of accepting ELO1 when ELO0 holds.
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
