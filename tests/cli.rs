@@ -174,10 +174,9 @@ fn engine_analyse_and_bench() {
     assert!(stdout(&o).contains("total nodes="), "{}", stdout(&o));
 }
 
-#[test]
-fn a_match_takes_a_negative_sprt_bound() {
-    // `--sprt -30,0` asks whether A is no worse; the leading minus is the bound's, not a flag.
-    let o = draughts(&[
+/// `draughts match` of English, level 1 against level 1, with `extra` options.
+fn english_level_1_match(extra: &[&str]) -> std::process::Output {
+    let base = [
         "match",
         "--variant",
         "english",
@@ -185,6 +184,14 @@ fn a_match_takes_a_negative_sprt_bound() {
         "engine:1",
         "--engine-b",
         "engine:1",
+    ];
+    draughts(&[&base[..], extra].concat())
+}
+
+#[test]
+fn a_match_takes_a_negative_sprt_bound() {
+    // `--sprt -30,0` asks whether A is no worse; the leading minus is the bound's, not a flag.
+    let o = english_level_1_match(&[
         "--games",
         "2",
         "--tc",
@@ -474,14 +481,7 @@ fn selfplay_games_train_weights_with_search_labels() {
     assert!(out.contains("the search's labels alone: loss 0."), "{out}");
     assert!(out.contains("weights written to"), "{out}");
     // The weights play: a match reads them.
-    let o = draughts(&[
-        "match",
-        "--variant",
-        "english",
-        "--engine-a",
-        "engine:1",
-        "--engine-b",
-        "engine:1",
+    let o = english_level_1_match(&[
         "--weights-a",
         weights.to_str().unwrap(),
         "--games",
