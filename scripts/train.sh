@@ -14,25 +14,27 @@
 #   9. self-play with that fit (LABEL_GAMES games), every quiet position of them then valued by a
 #      search of 1,000 nodes with that fit, and the final fit: from that fit, on those games,
 #      each position's label half the game's result and half the search's value.
+#   Frisian takes the labelled step (9) too, on top of its second fit, with 6,000 games and its
+#   search's values read on its own scale (60: a Frisian game turns on less than a man).
 # Every step is deterministic (seeded openings, node-limited searches, seeded sample order), so
 # the same commit gives the same weights on any machine and any number of cores.
 # The games are made by the engine of a fixed commit for each variant (built from this
 # repository's history into TRAIN_DIR): it plays every self-play step and makes the fits in
 # between, which only steer the next step's games. A game depends on every detail of the search
 # that plays it, so pinning that engine lets the search get faster or stronger without changing
-# the weights; the fit on all the games is this commit's trainer and model. International's
-# labelled step is pinned the same way, fit and all (its labels are a search's values): one
-# engine plays its games, values their positions and makes the final fit from them. Moving a
-# pin is a deliberate step: rerun the pipeline, measure the new file against the old, ship both.
+# the weights; the fit on all the games is this commit's trainer and model. The labelled step
+# is pinned the same way, fit and all (its labels are a search's values): one engine plays its
+# games, values their positions and makes the final fit from them. Moving a pin is a deliberate
+# step: rerun the pipeline, measure the new file against the old, ship both.
 #
 # Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes each
 #        for Frisian and English, 80 for International)
 #        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
-#        (International's third and fourth steps, default 12000 and 24000), LABEL_GAMES=n (its
-#        labelled step, default 12000),
+#        (International's third and fourth steps, default 12000 and 24000), LABEL_GAMES=n (the
+#        labelled step's games, default 12000 for International and 6000 for Frisian),
 #        TRAIN_DIR=dir (default target/train)
 #        SELFPLAY_REV=commit (the engine that makes every variant's games; `current`: this tree's)
-#        LABEL_REV=commit (the engine of International's labelled step; `current`: this tree's)
+#        LABEL_REV=commit (the engine of the labelled step; `current`: this tree's)
 #        FIT_ONLY=1 (only the fits, on the games already in TRAIN_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,16 +42,22 @@ cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/draughts"
 work=${TRAIN_DIR:-target/train}
 # The commit whose engine plays each variant's self-play games: the one the shipped file was
-# made with. Frisian's shipped file is older than any engine that still makes its games: this
-# pin gives the next file its pipeline made (b20aa0a6…, which played worse; see the README).
+# made with.
 declare -A pinned=(
   [international]=e049400f267284479d2bd8cef4321d0eb66099a1
-  [frisian]=ef1fb582eb3201b1c00cd6a38f2c9713061ff143
+  [frisian]=a3117a335db0918726c5d1f2e169630daf643b2e
   [english]=7b000fa7863356ef023df69d46675d77dd6b89ed
 )
-# The commit whose engine plays International's labelled step and values and fits its games
-# (the labels are its search's values, so they are pinned as the games are).
-label_pin=c91cb5e0acec9a8bb77b850f945eda57c13eaa63
+# The commit whose engine plays a variant's labelled step and values and fits its games (the
+# labels are its search's values, so they are pinned as the games are); English has no such step.
+declare -A label_pin=(
+  [international]=c91cb5e0acec9a8bb77b850f945eda57c13eaa63
+  [frisian]=a3117a335db0918726c5d1f2e169630daf643b2e
+)
+# The labelled step's games and the scale its search's values are read on (the game's expected
+# score is σ(value / scale)).
+declare -A label_games=([international]=12000 [frisian]=6000)
+declare -A label_scale=([international]=150 [frisian]=60)
 # Prints the path of the engine built from commit $1 (built once into $work).
 engine_at() {
   local rev=$1 dir="$work/engine-${1:0:12}"
@@ -73,7 +81,6 @@ engine_at() {
 games=${GAMES:-6000}
 more=${MORE_GAMES:-12000}
 last=${LAST_GAMES:-24000}
-labelled=${LABEL_GAMES:-12000}
 mkdir -p "$work"
 variants=("$@")
 [ ${#variants[@]} -eq 0 ] && variants=(international frisian english)
@@ -104,18 +111,19 @@ for v in "${variants[@]}"; do
     done
   fi
   fit=$out
-  [ "$v" = international ] && fit="$work/$v-unlabelled.eval"
+  [ -n "${label_pin[$v]:-}" ] && fit="$work/$v-unlabelled.eval"
   "$bin" engine train --variant "$v" --from initial --seed 1 --phases "$phases" \
     --out "$fit" "${sets[@]}"
-  if [ "$v" = international ]; then
-    label=$(engine_at "${LABEL_REV:-$label_pin}")
+  if [ -n "${label_pin[$v]:-}" ]; then
+    label=$(engine_at "${LABEL_REV:-${label_pin[$v]}}")
     if [ -z "${FIT_ONLY:-}" ]; then
-      "$label" engine selfplay --variant "$v" --weights "$fit" --games "$labelled" \
-        --seed 5 --nodes 4000 --out "$work/$v-labelled.pdn"
+      "$label" engine selfplay --variant "$v" --weights "$fit" \
+        --games "${LABEL_GAMES:-${label_games[$v]}}" --seed 5 --nodes 4000 \
+        --out "$work/$v-labelled.pdn"
     fi
     "$label" engine train --variant "$v" --from "$fit" --seed 1 --phases "$phases" \
-      --label-nodes 1000 --label-weight 0.5 --label-with "$fit" --out "$out" \
-      "$work/$v-labelled.pdn"
+      --label-nodes 1000 --label-weight 0.5 --label-with "$fit" \
+      --label-scale "${label_scale[$v]}" --out "$out" "$work/$v-labelled.pdn"
   fi
   sha256sum "$out"
 done

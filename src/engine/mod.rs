@@ -61,7 +61,7 @@ impl Level {
     pub fn rating(self, variant: Variant) -> u32 {
         const INTERNATIONAL: [u32; 10] =
             [1000, 1387, 1741, 2036, 2359, 2608, 2781, 2879, 2944, 3156];
-        const FRISIAN: [u32; 10] = [1000, 1342, 1714, 2056, 2428, 2669, 2913, 3064, 3191, 3443];
+        const FRISIAN: [u32; 10] = [1000, 1301, 1737, 2144, 2498, 2796, 3062, 3181, 3279, 3542];
         const ENGLISH: [u32; 10] = [1000, 1275, 1538, 1760, 1911, 2003, 2043, 2066, 2083, 2239];
         let ladder = match variant {
             Variant::International => &INTERNATIONAL,

@@ -64,8 +64,8 @@ fn hand(variant: Variant) -> Hand {
 }
 
 /// The whole-board terms a variant's weights have, and so its training fits: every one for
-/// International and English; Frisian keeps the nine its shipped file has (up to the advancement):
-/// today's pipeline, with all of them or with nine, made weights that played worse than that file.
+/// International and English; Frisian fits the nine up to the advancement (with all thirteen its
+/// pipeline, then without the labelled step, made weights that played worse).
 fn terms(variant: Variant) -> usize {
     match variant {
         Variant::International | Variant::English => GLOBALS,
