@@ -15,7 +15,7 @@
 #      search of 1,000 nodes with that fit, and the final fit: from that fit, on those games,
 #      each position's label half the game's result and half the search's value.
 #   Frisian takes the labelled step (9) too, on top of its second fit, with 6,000 games and its
-#   search's values read on its own scale (60: a Frisian game turns on less than a man).
+#   search's values read on a scale near the one its fits find (60; they find 57).
 # Every step is deterministic (seeded openings, node-limited searches, seeded sample order), so
 # the same commit gives the same weights on any machine and any number of cores.
 # The games are made by the engine of a fixed commit for each variant (built from this
@@ -27,8 +27,8 @@
 # games, values their positions and makes the final fit from them. Moving a pin is a deliberate
 # step: rerun the pipeline, measure the new file against the old, ship both.
 #
-# Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes each
-#        for Frisian and English, 80 for International)
+# Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes for
+#        English, 30 for Frisian, 80 for International)
 #        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
 #        (International's third and fourth steps, default 12000 and 24000), LABEL_GAMES=n (the
 #        labelled step's games, default 12000 for International and 6000 for Frisian),
