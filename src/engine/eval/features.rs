@@ -90,13 +90,9 @@ impl Global {
 /// Number of whole-board terms.
 pub const GLOBALS: usize = Global::ALL.len();
 
-/// One side's pieces and the side: what it sees from its own side of the board, where its men
-/// move towards row 0. The pieces are kept as they stand; Black's are turned half round only
-/// where a reading needs the turned board (its patterns), and its whole-board terms are read
-/// through masks turned once for all, which gives the same counts at no cost per position.
+/// One side's pieces, seen from its own side of the board (its men move towards row 0).
 #[derive(Clone, Copy, Debug)]
 pub struct View {
-    color: Color,
     men: u64,
     kings: u64,
     opp_men: u64,
@@ -111,29 +107,25 @@ impl View {
             Color::White => (pos.white, pos.black),
             Color::Black => (pos.black, pos.white),
         };
-        View {
-            color,
+        let v = View {
             men: own & !pos.kings,
             kings: own & pos.kings,
             opp_men: opp & !pos.kings,
             opp_kings: opp & pos.kings,
+        };
+        match color {
+            Color::White => v,
+            Color::Black => {
+                let g = pos.variant().geometry();
+                View {
+                    men: g.flip(v.men),
+                    kings: g.flip(v.kings),
+                    opp_men: g.flip(v.opp_men),
+                    opp_kings: g.flip(v.opp_kings),
+                }
+            }
         }
     }
-}
-
-/// The masks and directions one side's whole-board terms are read with, on the board as it
-/// stands: White's as they are, Black's turned half round.
-struct SideMasks {
-    /// Squares on the side's left half of the board.
-    left: u64,
-    /// Squares of each row, counted from the row the side promotes on.
-    rows: Vec<u64>,
-    /// Bit `k` of the rows a man has advanced, as squares: plane `k` holds the rows whose
-    /// advance has bit `k` set, so the advance summed over the men is four bit counts.
-    advance_planes: [u64; 4],
-    /// The side's two forward directions and the two backward ones.
-    forward: [usize; 2],
-    backward: [usize; 2],
 }
 
 /// Where each region's squares are, and the masks the whole-board terms use, for one board.
@@ -141,10 +133,13 @@ pub struct Tables {
     /// Per region, the bit of its first square in each of its four rows (the second is the next
     /// bit: a region covers two neighbouring dark squares of a row).
     regions: Vec<[u8; 4]>,
-    /// White's masks and Black's.
-    sides: [SideMasks; 2],
-    /// The shift that ends the half turn of a reversed board ([`Geometry::flip`]).
-    flip_shift: u32,
+    /// Squares on the left half of the board.
+    left: u64,
+    /// Squares of each row, row 0 at the top.
+    rows: Vec<u64>,
+    /// Bit `k` of the rows a man has advanced, as squares: plane `k` holds the rows whose
+    /// advance has bit `k` set, so the advance summed over the men is four bit counts.
+    advance_planes: [u64; 4],
     /// The bit of each row's first square.
     row_starts: Vec<u8>,
     /// For a row's own men and opposing men (`own · 32 + opposing`, a bit per square of the
@@ -235,25 +230,11 @@ impl Tables {
                 (q, digits)
             })
             .collect();
-        let turn = |b: u64| g.flip(b);
-        let black = SideMasks {
-            left: turn(left),
-            rows: rows.iter().map(|&r| turn(r)).collect(),
-            advance_planes: advance_planes.map(turn),
-            forward: [DR, DL],
-            backward: [UL, UR],
-        };
-        let white = SideMasks {
+        Tables {
+            regions,
             left,
             rows,
             advance_planes,
-            forward: [UL, UR],
-            backward: [DR, DL],
-        };
-        Tables {
-            regions,
-            sides: [white, black],
-            flip_shift: 63 - u32::from(g.bit_of[g.squares as usize]),
             row_starts,
             pairs,
             turned,
@@ -294,17 +275,10 @@ impl Tables {
         let size = self.row_starts.len();
         let w = size / 2;
         let mask = (1u64 << w) - 1;
-        let (men, opp_men) = match v.color {
-            Color::White => (v.men, v.opp_men),
-            Color::Black => (
-                v.men.reverse_bits() >> self.flip_shift,
-                v.opp_men.reverse_bits() >> self.flip_shift,
-            ),
-        };
         let mut rows = [[0u8; 4]; 10];
         for (row, &start) in rows.iter_mut().zip(&self.row_starts) {
-            let own = (men >> start) & mask;
-            let opp = (opp_men >> start) & mask;
+            let own = (v.men >> start) & mask;
+            let opp = (v.opp_men >> start) & mask;
             *row = self.pairs[(own << 5 | opp) as usize];
         }
         let mut region = 0;
@@ -320,27 +294,21 @@ impl Tables {
 
     /// The whole-board terms of the view, in the order of [`Global::ALL`].
     pub fn globals(&self, v: &View, g: &Geometry, flying_kings: bool) -> [i32; GLOBALS] {
-        let side = &self.sides[v.color as usize];
-        let [up_left, up_right] = side.forward;
-        let [down_right, down_left] = side.backward;
         let mut out = [0; GLOBALS];
         out[Global::Man as usize] = v.men.count_ones() as i32;
         out[Global::King as usize] = v.kings.count_ones() as i32;
         out[Global::FirstKing as usize] = i32::from(v.kings != 0);
-        out[Global::Advance as usize] = (side.advance_planes.iter().enumerate())
+        out[Global::Advance as usize] = (self.advance_planes.iter().enumerate())
             .map(|(k, &plane)| ((v.men & plane).count_ones() << k) as i32)
             .sum();
-        let left = (v.men & side.left).count_ones() as i32;
+        let left = (v.men & self.left).count_ones() as i32;
         out[Global::Imbalance as usize] = (2 * left - v.men.count_ones() as i32).abs();
         let opp = v.opp_men | v.opp_kings;
         let occupied = v.men | v.kings | opp;
         let empty = g.board & !occupied;
-        let (left_step, right_step) = (
-            g.shift(v.men, up_left) & empty,
-            g.shift(v.men, up_right) & empty,
-        );
+        let (left_step, right_step) = (g.shift(v.men, UL) & empty, g.shift(v.men, UR) & empty);
         out[Global::ManMoves as usize] = (left_step.count_ones() + right_step.count_ones()) as i32;
-        let movable = v.men & (g.shift(empty, down_right) | g.shift(empty, down_left));
+        let movable = v.men & (g.shift(empty, DR) | g.shift(empty, DL));
         out[Global::Frozen as usize] = (v.men & !movable).count_ones() as i32;
         if v.kings != 0 && v.opp_kings != 0 {
             out[Global::MenAmongKings as usize] = v.men.count_ones() as i32;
@@ -354,11 +322,11 @@ impl Tables {
             .enumerate()
             .map(|(i, t)| (i + 1, t))
         {
-            let mut candidates = v.men & side.rows[to_go];
+            let mut candidates = v.men & self.rows[to_go];
             while candidates != 0 {
                 let bit = candidates.trailing_zeros() as usize;
                 candidates &= candidates - 1;
-                let ahead = g.step[up_left][bit] | g.step[up_right][bit];
+                let ahead = g.step[UL][bit] | g.step[UR][bit];
                 if ahead & !occupied == 0 {
                     continue;
                 }
@@ -368,7 +336,7 @@ impl Tables {
                     if !free {
                         break;
                     }
-                    cone = g.shift(cone, up_left) | g.shift(cone, up_right);
+                    cone = g.shift(cone, UL) | g.shift(cone, UR);
                     free = cone & opp == 0;
                 }
                 if free {
@@ -377,17 +345,20 @@ impl Tables {
             }
         }
         if v.kings != 0 {
-            // All kings at once, a direction at a time: a square counts once, for the king
-            // nearest behind it on its diagonal, as when each king's rays are walked in turn.
             let mut mobility = 0;
-            for d in [UL, UR, DL, DR] {
-                let mut reach = g.shift(v.kings, d) & empty;
-                while reach != 0 {
-                    mobility += reach.count_ones() as i32;
-                    if !flying_kings {
-                        break;
+            let mut kings = v.kings;
+            while kings != 0 {
+                let bit = kings.trailing_zeros() as usize;
+                kings &= kings - 1;
+                for d in [UL, UR, DL, DR] {
+                    let mut b = g.step[d][bit];
+                    while b != 0 && b & occupied == 0 {
+                        mobility += 1;
+                        if !flying_kings {
+                            break;
+                        }
+                        b = g.step[d][b.trailing_zeros() as usize];
                     }
-                    reach = g.shift(reach, d) & empty;
                 }
             }
             out[Global::KingMobility as usize] = mobility;
