@@ -12,7 +12,7 @@
 //! fewer whole-board terms than the program knows (its header counts them: a file written before
 //! the later terms were added, or a variant not trained with them); the rest are zero.
 
-use super::features::{CONFIGURATIONS, GLOBALS, Tables, View};
+use super::features::{CONFIGURATIONS, GLOBALS, Global, Tables, View};
 use crate::rules::board::Position;
 use crate::rules::piece::Color;
 use crate::rules::variant::Variant;
@@ -169,6 +169,30 @@ impl Model {
         (opening * share + ending * (self.full - share)).div_euclid(QUANTUM * self.full)
     }
 
+    /// The value of the men and kings alone for the side to move, weighed as in
+    /// [`Model::evaluate`]: a cheap first estimate the rest of the evaluation refines. `None`
+    /// when the weights have no men's and kings' terms (they would value every position at 0).
+    #[inline]
+    pub fn material(&self, pos: &Position) -> Option<i32> {
+        if self.terms <= Global::King as usize {
+            return None;
+        }
+        let men = pos.white & !pos.kings;
+        let kings = pos.white & pos.kings;
+        let count = |b: u64| b.count_ones() as i32;
+        let man = count(men) - count(pos.black & !pos.kings);
+        let king = count(kings) - count(pos.black & pos.kings);
+        let [mo, me] = self.globals[Global::Man as usize].map(i32::from);
+        let [ko, ke] = self.globals[Global::King as usize].map(i32::from);
+        let (mut opening, mut ending) = (mo * man + ko * king, me * man + ke * king);
+        if pos.side_to_move() == Color::Black {
+            opening = -opening;
+            ending = -ending;
+        }
+        let share = (pos.piece_count() as i32).min(self.full);
+        Some((opening * share + ending * (self.full - share)).div_euclid(QUANTUM * self.full))
+    }
+
     /// The file's bytes (compressed).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut raw = Vec::with_capacity(MAGIC.len() + 8 + 4 * self.patterns.len() + 64);
@@ -321,6 +345,34 @@ mod tests {
         ending += i32::from(m.tempo[1]);
         let share = (pos.piece_count() as i32).min(m.full);
         (opening * share + ending * (m.full - share)).div_euclid(QUANTUM * m.full)
+    }
+
+    #[test]
+    fn material_weighs_men_and_kings_as_the_evaluation_does() {
+        // Men worth 100 in the opening and 120 in the ending, kings 300 and 250, nothing else:
+        // the evaluation is the material.
+        let v = Variant::International;
+        let n = Tables::of(v.geometry()).regions() * CONFIGURATIONS;
+        let m = Model::from_units(
+            v,
+            &vec![[0.0; PHASES]; n],
+            &[[100.0, 120.0], [300.0, 250.0]],
+            [0.0; PHASES],
+        );
+        // Two men and a king up with 5 of 40 pieces left: (500 · 5 + 490 · 35) / 40 = 491.25.
+        let parse = crate::rules::notation::parse_fen;
+        let pos = parse("W:W28,31,32,K50:B3", v).unwrap();
+        assert_eq!(m.material(&pos), Some(491));
+        assert_eq!(m.material(&pos), Some(m.evaluate(&pos)));
+        let black = parse("B:W28,31,32,K50:B3", v).unwrap();
+        assert_eq!(m.material(&black), Some(-492));
+        assert_eq!(m.material(&black), Some(m.evaluate(&black)));
+        // The shipped weights: the start is level.
+        let start = Position::start(v);
+        assert_eq!(builtin(v).material(&start), Some(0));
+        // Weights without the men's term say nothing.
+        let bare = Model::from_units(v, &vec![[0.0; PHASES]; n], &[], [0.0; PHASES]);
+        assert_eq!(bare.material(&pos), None);
     }
 
     #[test]

@@ -450,3 +450,30 @@ fn history_scores_stay_bounded_and_follow_recent_cutoffs() {
         o.history(from, to)
     );
 }
+
+#[test]
+fn a_quiet_leaf_far_outside_the_window_is_judged_by_its_material() {
+    // White to move, two men up in a quiet position with moves to choose from: a leaf.
+    let v = Variant::International;
+    let pos = parse_fen("W:W28,31,32,36,41:B3,8,12", v).unwrap();
+    assert!(pos.quiet_move_count().is_some_and(|n| n > 1));
+    let mut s = Searcher::new(1, None);
+    let material = s
+        .material(&pos)
+        .expect("the shipped weights value men and kings");
+    assert!(material >= 2 * 90, "two men up is worth {material}");
+    let full = s.evaluate(&pos);
+    let mut frames = std::mem::take(&mut s.frames);
+    s.path = vec![pos.zobrist(); 2];
+    let mut leaf = |s: &mut Searcher, alpha: i32, beta: i32| {
+        s.negamax(&mut frames, &pos, pos.zobrist(), 0, alpha, beta, 1, 0)
+    };
+    // Far above the window, far below it: the window's bound, the evaluation never asked.
+    let beta = material - LAZY_MARGIN;
+    assert_eq!(leaf(&mut s, beta - 1, beta), beta);
+    let alpha = material + LAZY_MARGIN;
+    assert_eq!(leaf(&mut s, alpha, alpha + 1), alpha);
+    // Within the margin, the whole evaluation.
+    assert_eq!(leaf(&mut s, beta, beta + 1), full);
+    assert_eq!(leaf(&mut s, alpha - 1, alpha), full);
+}
