@@ -11,6 +11,8 @@ use crate::rules::board::Position;
 use crate::rules::moves::{Move, MoveList};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
 use ordering::{Frame, MoveOrdering};
+pub use score::{MATE, TB_WIN, is_decisive};
+use score::{MAX_PLY, from_table, table_cut, to_table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -18,10 +20,6 @@ use std::time::{Duration, Instant};
 /// A child position and its hash.
 type Child = (Position, u64);
 
-/// The side to move has no move: lost, at `ply` from the root.
-pub const MATE: i32 = 30_000;
-/// A tablebase win, less the ply it is found at.
-pub const TB_WIN: i32 = 20_000;
 const INF: i32 = 32_000;
 /// Half the first aspiration window, in hundredths of a man.
 const ASPIRATION: i32 = 25;
@@ -34,52 +32,11 @@ const PROBCUT_DEPTH: i32 = 3;
 /// third of the leaves are cut) and one in 100,000 in the bench positions (nearly two in three
 /// cut); with one man and a half, for one in thirty on Woldouby.
 const LAZY_MARGIN: i32 = 200;
-const MAX_PLY: usize = 128;
 /// The least depth at which the children's table entries are asked for a cutoff before any is
 /// searched (below it, making every child costs more than the searches it spares).
 const ETC_DEPTH: i32 = 5;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
-
-/// Whether a score is a proven result (a mate or a tablebase value) rather than an estimate.
-pub fn is_decisive(score: i32) -> bool {
-    score.abs() >= TB_WIN - MAX_PLY as i32
-}
-
-/// Mate and tablebase scores count plies from the root; the table keeps them from the node, so a
-/// position reached at another ply reads the right distance.
-fn to_table(score: i32, ply: usize) -> i32 {
-    if is_decisive(score) {
-        score + score.signum() * ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: usize) -> i32 {
-    if is_decisive(score) {
-        score - score.signum() * ply as i32
-    } else {
-        score
-    }
-}
-
-/// The score `entry` proves at a node searched `depth` plies deep within `alpha`..`beta` (never
-/// at the root, which must choose a move).
-fn table_cut(entry: Option<Entry>, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
-    let e = entry?;
-    if ply == 0 || i32::from(e.depth) < depth {
-        return None;
-    }
-    let score = from_table(e.score, ply);
-    let hit = match e.bound {
-        EXACT => true,
-        LOWER => score >= beta,
-        UPPER => score <= alpha,
-        _ => false,
-    };
-    hit.then_some(score)
-}
 
 /// What limits a search.
 #[derive(Clone, Copy, Debug, Default)]
@@ -830,5 +787,6 @@ impl Searcher {
 }
 
 mod ordering;
+mod score;
 #[cfg(test)]
 mod tests;
