@@ -177,21 +177,23 @@ impl Searcher {
         self.evals.clear();
     }
 
-    fn evaluate(&self, pos: &Position) -> i32 {
+    /// The weights that value `pos`: those set for its variant, else the shipped ones.
+    fn model(&self, pos: &Position) -> &Model {
         match &self.model {
-            Some(m) if m.variant() == pos.variant() => m.evaluate(pos),
-            _ => builtin(pos.variant()).evaluate(pos),
+            Some(m) if m.variant() == pos.variant() => m,
+            _ => builtin(pos.variant()),
         }
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.model(pos).evaluate(pos)
     }
 
     /// The value of the pieces alone, as [`Searcher::evaluate`] weighs them (`None` for weights
     /// without their terms).
     #[inline]
     fn material(&self, pos: &Position) -> Option<i32> {
-        match &self.model {
-            Some(m) if m.variant() == pos.variant() => m.material(pos),
-            _ => builtin(pos.variant()).material(pos),
-        }
+        self.model(pos).material(pos)
     }
 
     /// [`Searcher::evaluate`] through the cache of evaluations, `key` the position's hash.

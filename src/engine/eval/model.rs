@@ -165,6 +165,13 @@ impl Model {
         }
         opening += i32::from(self.tempo[0]);
         ending += i32::from(self.tempo[1]);
+        self.blend(pos, opening, ending)
+    }
+
+    /// The opening's and the ending's values (in quanta) taken in proportion to the pieces
+    /// `pos` still has, in hundredths of a man.
+    #[inline]
+    fn blend(&self, pos: &Position, opening: i32, ending: i32) -> i32 {
         let share = (pos.piece_count() as i32).min(self.full);
         (opening * share + ending * (self.full - share)).div_euclid(QUANTUM * self.full)
     }
@@ -189,8 +196,7 @@ impl Model {
             opening = -opening;
             ending = -ending;
         }
-        let share = (pos.piece_count() as i32).min(self.full);
-        Some((opening * share + ending * (self.full - share)).div_euclid(QUANTUM * self.full))
+        Some(self.blend(pos, opening, ending))
     }
 
     /// The file's bytes (compressed).
