@@ -4,7 +4,6 @@
 //! one thread, lazy SMP: helper threads search the same root a ply ahead, sharing only the
 //! transposition table, and the main thread's result is the search's.
 
-use super::eval::cache::EvalCache;
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
@@ -108,8 +107,6 @@ pub struct Searcher {
     /// move's search, only a move proven better replaces it, so an iteration cut short by the
     /// clock still tells the better move when it found one.
     root_partial: Option<(usize, i32)>,
-    /// Leaves' evaluations by hash.
-    evals: EvalCache,
 }
 
 /// Sets the helpers' stop flags when the main search ends, even by a panic (the scope that
@@ -147,7 +144,6 @@ impl Searcher {
             counter: Arc::new(AtomicU64::new(0)),
             root_best: 0,
             root_partial: None,
-            evals: EvalCache::new(),
         }
     }
 
@@ -171,10 +167,8 @@ impl Searcher {
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         for h in &mut self.helpers {
             h.model = model.clone();
-            h.evals.clear();
         }
         self.model = model;
-        self.evals.clear();
     }
 
     /// The weights that value `pos`: those set for its variant, else the shipped ones.
@@ -194,18 +188,6 @@ impl Searcher {
     #[inline]
     fn material(&self, pos: &Position) -> Option<i32> {
         self.model(pos).material(pos)
-    }
-
-    /// [`Searcher::evaluate`] through the cache of evaluations, `key` the position's hash.
-    #[inline]
-    fn evaluate_leaf(&mut self, pos: &Position, key: u64) -> i32 {
-        let k = EvalCache::key(pos, key);
-        if let Some(v) = self.evals.get(k) {
-            return v;
-        }
-        let v = self.evaluate(pos);
-        self.evals.put(k, v);
-        v
     }
 
     /// The flag that stops the search at once when set (from any thread).
@@ -351,7 +333,7 @@ impl Searcher {
                     return alpha;
                 }
             }
-            return self.evaluate_leaf(pos, key);
+            return self.evaluate(pos);
         }
         let (frame, deeper) = frames
             .split_first_mut()
@@ -368,7 +350,7 @@ impl Searcher {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate_leaf(pos, key);
+            return self.evaluate(pos);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either (a forced line is as good as one move). The table keeps the depth
@@ -431,10 +413,10 @@ impl Searcher {
                 self.child_of(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }
             let (next, next_key) = (&kids[n & 1].0, kids[n & 1].1);
-            let next_reversible = if mv.is_capture() || pos.kings & (1u64 << mv.from) == 0 {
-                0
-            } else {
+            let next_reversible = if self::reversible(pos, &mv) {
                 reversible + 1
+            } else {
+                0
             };
             self.path.push(next_key);
             let mut child = |s: &mut Searcher, depth: i32, alpha: i32, beta: i32| {
@@ -519,17 +501,22 @@ impl Searcher {
         );
     }
 
-    /// The position after `mv` and its hash, written into `child`, with the slot it will read
-    /// asked for: the evaluations' cache for a leaf (`leaf`), which never reads the table, and
-    /// the table for any other.
+    /// The position after `mv` and its hash, written into `child`, with its table slot asked
+    /// for. A child of a node at the horizon (`leaf`) never reads the table, and its hash is
+    /// only needed to find a repetition: it gets none (0) after a man move or a capture, which
+    /// no earlier position can recur past. The hashes folded from that 0 below it differ from
+    /// the true ones by one constant (a hash folds in only what a move changes), so the
+    /// repetitions among them are still found.
     #[inline(always)]
     fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool, child: &mut Child) {
         child.0 = pos.play(mv);
-        child.1 = pos.zobrist_after(key, &child.0);
-        if leaf {
-            self.evals.prefetch(EvalCache::key(&child.0, child.1));
-        } else {
+        if !leaf {
+            child.1 = pos.zobrist_after(key, &child.0);
             self.table.prefetch(child.1);
+        } else if reversible(pos, mv) {
+            child.1 = pos.zobrist_after(key, &child.0);
+        } else {
+            child.1 = 0;
         }
     }
 
@@ -790,5 +777,12 @@ impl Searcher {
 
 mod ordering;
 mod score;
+
+/// Whether `mv` is a king's move without capture, after which the position before it can recur.
+#[inline(always)]
+fn reversible(pos: &Position, mv: &Move) -> bool {
+    !mv.is_capture() && pos.kings & (1u64 << mv.from) != 0
+}
+
 #[cfg(test)]
 mod tests;

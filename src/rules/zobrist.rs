@@ -50,7 +50,9 @@ impl Position {
 impl Position {
     /// The hash of `next`, a position reached from this one whose hash is `key`: only what
     /// changed is folded in (a move changes two to a few dozen squares' keys, not all forty
-    /// pieces'), which a search does at every node.
+    /// pieces'), which a search does at every node. A `key` off by a constant gives a hash off
+    /// by the same constant: the search relies on it below its horizon, where it gives a
+    /// position after a man move or a capture no true hash.
     #[inline]
     pub fn zobrist_after(&self, key: u64, next: &Position) -> u64 {
         let mut h =

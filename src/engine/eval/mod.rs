@@ -5,10 +5,8 @@
 //!
 //! - [`features`]: what the evaluation sees (4 × 4 region patterns and whole-board terms);
 //! - [`model`]: the weights, their file format and the evaluation itself;
-//! - `initial`: the hand-set evaluation training starts from;
-//! - `cache`: leaves' evaluations kept by hash for the search.
+//! - `initial`: the hand-set evaluation training starts from.
 
-pub(crate) mod cache;
 pub mod features;
 mod initial;
 pub mod model;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::notation::parse_fen;
+use crate::rules::notation::{parse_fen, to_fen};
 use crate::rules::variant::Variant;
 
 fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
@@ -476,4 +476,30 @@ fn a_quiet_leaf_far_outside_the_window_is_judged_by_its_material() {
     // Within the margin, the whole evaluation.
     assert_eq!(leaf(&mut s, beta, beta + 1), full);
     assert_eq!(leaf(&mut s, alpha - 1, alpha), full);
+}
+
+#[test]
+fn below_the_horizon_the_search_needs_no_true_hash() {
+    // A node below the horizon reached by a man move or a capture: whatever hash it is given
+    // (a leaf's child gets 0), its value and its tree are the ones its true hash gives.
+    let mut checked = 0;
+    for v in [Variant::International, Variant::Frisian, Variant::English] {
+        for pos in random_positions(v, 12, 7) {
+            for (alpha, beta) in [(-INF, INF), (-1, 0), (40, 41)] {
+                let run = |key: u64| {
+                    let mut s = Searcher::new(1, None);
+                    let mut frames = std::mem::take(&mut s.frames);
+                    s.path = vec![pos.zobrist() ^ 1, key];
+                    let score = s.negamax(&mut frames, &pos, key, 0, alpha, beta, 1, 0);
+                    (score, s.nodes)
+                };
+                let truth = run(pos.zobrist());
+                assert_eq!(run(0), truth, "{}", to_fen(&pos));
+                assert_eq!(run(0x5DEE_CE66_D1CE_4E5B), truth, "{}", to_fen(&pos));
+                checked += usize::from(truth.1 > 1);
+            }
+        }
+    }
+    // Enough of them are searched on below the horizon (captures, a single move).
+    assert!(checked > 100, "{checked}");
 }
