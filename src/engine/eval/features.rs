@@ -345,20 +345,17 @@ impl Tables {
             }
         }
         if v.kings != 0 {
+            // All kings' rays a direction at a time: a ray stops at the first occupied square,
+            // so the fronts of two kings on one diagonal never meet.
             let mut mobility = 0;
-            let mut kings = v.kings;
-            while kings != 0 {
-                let bit = kings.trailing_zeros() as usize;
-                kings &= kings - 1;
-                for d in [UL, UR, DL, DR] {
-                    let mut b = g.step[d][bit];
-                    while b != 0 && b & occupied == 0 {
-                        mobility += 1;
-                        if !flying_kings {
-                            break;
-                        }
-                        b = g.step[d][b.trailing_zeros() as usize];
+            for d in [UL, UR, DL, DR] {
+                let mut front = g.shift(v.kings, d) & empty;
+                while front != 0 {
+                    mobility += front.count_ones() as i32;
+                    if !flying_kings {
+                        break;
                     }
+                    front = g.shift(front, d) & empty;
                 }
             }
             out[Global::KingMobility as usize] = mobility;
