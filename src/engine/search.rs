@@ -413,7 +413,7 @@ impl Searcher {
                 self.child_of(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }
             let (next, next_key) = (&kids[n & 1].0, kids[n & 1].1);
-            let next_reversible = if self::reversible(pos, &mv) {
+            let next_reversible = if is_reversible(pos, &mv) {
                 reversible + 1
             } else {
                 0
@@ -510,13 +510,13 @@ impl Searcher {
     #[inline(always)]
     fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool, child: &mut Child) {
         child.0 = pos.play(mv);
-        if !leaf {
-            child.1 = pos.zobrist_after(key, &child.0);
-            self.table.prefetch(child.1);
-        } else if reversible(pos, mv) {
-            child.1 = pos.zobrist_after(key, &child.0);
+        child.1 = if leaf && !is_reversible(pos, mv) {
+            0
         } else {
-            child.1 = 0;
+            pos.zobrist_after(key, &child.0)
+        };
+        if !leaf {
+            self.table.prefetch(child.1);
         }
     }
 
@@ -780,7 +780,7 @@ mod score;
 
 /// Whether `mv` is a king's move without capture, after which the position before it can recur.
 #[inline(always)]
-fn reversible(pos: &Position, mv: &Move) -> bool {
+fn is_reversible(pos: &Position, mv: &Move) -> bool {
     !mv.is_capture() && pos.kings & (1u64 << mv.from) != 0
 }
 

@@ -177,10 +177,9 @@ impl Table {
 }
 
 /// Asks the processor to bring the cache line of `item` closer (a hint: it never faults, nor
-/// changes memory, nor makes a later read see anything else). The engine's one use of
-/// `unsafe` besides the table's, kept here with it.
+/// changes memory, nor makes a later read see anything else).
 #[inline(always)]
-pub(crate) fn prefetch<T>(item: &T) {
+fn prefetch<T>(item: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         let address: *const T = item;
