@@ -61,8 +61,8 @@ impl Level {
     pub fn rating(self, variant: Variant) -> u32 {
         const INTERNATIONAL: [u32; 10] =
             [1000, 1354, 1700, 2068, 2353, 2616, 2763, 2841, 2924, 3113];
-        const FRISIAN: [u32; 10] = [1000, 1301, 1737, 2144, 2498, 2796, 3062, 3181, 3279, 3542];
-        const ENGLISH: [u32; 10] = [1000, 1275, 1538, 1760, 1911, 2003, 2043, 2066, 2083, 2239];
+        const FRISIAN: [u32; 10] = [1000, 1266, 1616, 2029, 2371, 2629, 2851, 2951, 3078, 3278];
+        const ENGLISH: [u32; 10] = [1000, 1228, 1519, 1741, 1880, 1993, 2049, 2080, 2110, 2249];
         let ladder = match variant {
             Variant::International => &INTERNATIONAL,
             Variant::Frisian => &FRISIAN,

@@ -134,19 +134,27 @@ fn king_capturers<R: RuleSet>(s: &Sides) -> u64 {
         return 0;
     }
     let g = R::RULES.geometry;
+    if R::RULES.flying_kings {
+        // A king at a time: kings are few, and each direction is one look-up.
+        let occupied = g.board & !s.empty;
+        let (mut kings, mut capturers) = (s.kings, 0);
+        while kings != 0 {
+            let at = kings.trailing_zeros();
+            kings &= kings - 1;
+            let captures = king_capture_dirs::<R>().iter().any(|&d| {
+                let (_, hit) = g.sight(at, d, occupied);
+                hit & s.them != 0 && g.step[d][hit.trailing_zeros() as usize] & s.empty != 0
+            });
+            if captures {
+                capturers |= 1u64 << at;
+            }
+        }
+        return capturers;
+    }
     let mut kings = 0;
     for &d in king_capture_dirs::<R>() {
         let back = REVERSE[d];
-        let mut reach = g.shift(g.shift(s.empty, back) & s.them, back);
-        kings |= reach;
-        if R::RULES.flying_kings {
-            reach &= s.empty;
-            while reach != 0 {
-                reach = g.shift(reach, back);
-                kings |= reach;
-                reach &= s.empty;
-            }
-        }
+        kings |= g.shift(g.shift(s.empty, back) & s.them, back);
     }
     kings & s.kings
 }
@@ -325,14 +333,11 @@ impl<'a> CaptureSearch<'a> {
             if came == Some(REVERSE[d]) {
                 continue;
             }
-            let mut target = g.shift(1u64 << at, d);
-            while target & self.empty != 0 {
-                target = g.shift(target, d);
-            }
+            let (_, target) = g.sight(at, d, !self.empty);
             if target & self.them & !captured == 0 {
                 continue;
             }
-            let mut landing = g.shift(target, d) & self.empty;
+            let mut landing = g.step[d][target.trailing_zeros() as usize] & self.empty;
             if landing == 0 {
                 continue;
             }
@@ -494,16 +499,11 @@ fn count_quiet<R: RuleSet>(pos: &Position, s: &Sides) -> u64 {
         n += (g.shift(s.men, d) & s.empty).count_ones();
     }
     let kings = movable_kings::<R>(pos, s);
-    if kings != 0 {
+    if R::RULES.flying_kings {
+        n += g.diagonal_sight(kings, g.board & !s.empty);
+    } else if kings != 0 {
         for d in DIAGONALS {
-            let mut reach = g.shift(kings, d) & s.empty;
-            n += reach.count_ones();
-            if R::RULES.flying_kings {
-                while reach != 0 {
-                    reach = g.shift(reach, d) & s.empty;
-                    n += reach.count_ones();
-                }
-            }
+            n += (g.shift(kings, d) & s.empty).count_ones();
         }
     }
     n as u64

@@ -344,22 +344,14 @@ impl Tables {
                 }
             }
         }
-        if v.kings != 0 {
-            // All kings' rays a direction at a time: a ray stops at the first occupied square,
-            // so the fronts of two kings on one diagonal never meet.
-            let mut mobility = 0;
-            for d in [UL, UR, DL, DR] {
-                let mut front = g.shift(v.kings, d) & empty;
-                while front != 0 {
-                    mobility += front.count_ones() as i32;
-                    if !flying_kings {
-                        break;
-                    }
-                    front = g.shift(front, d) & empty;
-                }
-            }
-            out[Global::KingMobility as usize] = mobility;
-        }
+        out[Global::KingMobility as usize] = if flying_kings {
+            g.diagonal_sight(v.kings, occupied) as i32
+        } else {
+            [UL, UR, DL, DR]
+                .into_iter()
+                .map(|d| (g.shift(v.kings, d) & empty).count_ones() as i32)
+                .sum()
+        };
         out
     }
 }
