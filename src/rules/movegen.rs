@@ -333,6 +333,7 @@ impl<'a> CaptureSearch<'a> {
             if came == Some(REVERSE[d]) {
                 continue;
             }
+            // Pieces already taken stay on the board until the capture ends: they block.
             let (_, target) = g.sight(at, d, !self.empty);
             if target & self.them & !captured == 0 {
                 continue;
