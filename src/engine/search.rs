@@ -364,6 +364,14 @@ impl Searcher {
         } else {
             depth.max(1)
         };
+        // The table's move is most often the first one tried: its child's slot is asked for now,
+        // so that its wait on memory overlaps the ordering instead of following it.
+        if depth >= 2
+            && let Some(mv) = entry.and_then(|e| frame.moves.as_slice().get(e.best as usize))
+        {
+            let mut scratch = (*pos, key);
+            self.child_of(pos, key, mv, false, &mut scratch);
+        }
         // Enhanced transposition cutoff: at a deep node that only has to prove `beta`, a child
         // the table already proves to refute the opponent spares searching the others first.
         // The children's slots are asked for a batch at a time before any is read, so their
