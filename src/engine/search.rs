@@ -364,8 +364,8 @@ impl Searcher {
         } else {
             depth.max(1)
         };
-        // The table's move is most often the first one tried: its child's slot is asked for now,
-        // so that its wait on memory overlaps the ordering instead of following it.
+        // The table's move is always tried first: its child's slot is asked for now, so that
+        // its wait on memory overlaps the ordering instead of following it.
         if depth >= 2
             && let Some(mv) = entry.and_then(|e| frame.moves.as_slice().get(e.best as usize))
         {
