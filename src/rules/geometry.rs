@@ -194,11 +194,18 @@ impl Geometry {
         (ray & !(self.ray[d][first as usize] | hit), hit)
     }
 
-    /// How many empty squares the flying `pieces` see along the four diagonals among the
-    /// `occupied` squares: the simple moves of flying kings.
+    /// The simple moves of the `kings` among the `occupied` squares: every empty square each
+    /// sees along the four diagonals when they fly, else the empty neighbours.
     #[inline(always)]
-    pub fn diagonal_sight(&self, mut pieces: u64, occupied: u64) -> u32 {
-        let mut n = 0;
+    pub fn king_moves(&self, kings: u64, occupied: u64, flying: bool) -> u32 {
+        if !flying {
+            let empty = self.board & !occupied;
+            return [UL, UR, DL, DR]
+                .into_iter()
+                .map(|d| (self.shift(kings, d) & empty).count_ones())
+                .sum();
+        }
+        let (mut pieces, mut n) = (kings, 0);
         while pieces != 0 {
             let at = pieces.trailing_zeros();
             pieces &= pieces - 1;

@@ -500,13 +500,7 @@ fn count_quiet<R: RuleSet>(pos: &Position, s: &Sides) -> u64 {
         n += (g.shift(s.men, d) & s.empty).count_ones();
     }
     let kings = movable_kings::<R>(pos, s);
-    if R::RULES.flying_kings {
-        n += g.diagonal_sight(kings, g.board & !s.empty);
-    } else if kings != 0 {
-        for d in DIAGONALS {
-            n += (g.shift(kings, d) & s.empty).count_ones();
-        }
-    }
+    n += g.king_moves(kings, g.board & !s.empty, R::RULES.flying_kings);
     n as u64
 }
 

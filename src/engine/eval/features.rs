@@ -344,14 +344,7 @@ impl Tables {
                 }
             }
         }
-        out[Global::KingMobility as usize] = if flying_kings {
-            g.diagonal_sight(v.kings, occupied) as i32
-        } else {
-            [UL, UR, DL, DR]
-                .into_iter()
-                .map(|d| (g.shift(v.kings, d) & empty).count_ones() as i32)
-                .sum()
-        };
+        out[Global::KingMobility as usize] = g.king_moves(v.kings, occupied, flying_kings) as i32;
         out
     }
 }
