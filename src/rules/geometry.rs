@@ -28,6 +28,12 @@ pub const LEFT: usize = 6;
 /// Right two files, same row.
 pub const RIGHT: usize = 7;
 
+/// Whether a step in direction `d` goes to a higher bit (down the board, or right).
+#[inline(always)]
+const fn towards_higher_bits(d: usize) -> bool {
+    matches!(d, DL | DR | DOWN | RIGHT)
+}
+
 /// The opposite of each direction.
 pub const REVERSE: [usize; DIRECTIONS] = [DR, DL, UR, UL, DOWN, UP, RIGHT, LEFT];
 
@@ -170,7 +176,13 @@ impl Geometry {
     pub fn shift(&self, b: u64, d: usize) -> u64 {
         let off = self.offset[d];
         let b = b & self.can_step[d];
-        if off > 0 { b << off } else { b >> -off }
+        // The sign told by the direction, not read from the table: with a direction known where
+        // the shift is written, the branch goes, even on a board known only at run time.
+        if towards_higher_bits(d) {
+            b << off
+        } else {
+            b >> -off
+        }
     }
 
     /// What a flying piece on bit `at` sees in direction `d` among the `occupied` squares: the
@@ -185,7 +197,7 @@ impl Geometry {
         }
         // Directions with a positive offset run towards higher bits: their nearest blocker is
         // the lowest.
-        let first = if self.offset[d] > 0 {
+        let first = if towards_higher_bits(d) {
             blockers.trailing_zeros()
         } else {
             63 - blockers.leading_zeros()

@@ -103,16 +103,7 @@ impl View {
     /// The position as `color` sees it.
     #[inline]
     pub fn of(pos: &Position, color: Color) -> View {
-        let (own, opp) = match color {
-            Color::White => (pos.white, pos.black),
-            Color::Black => (pos.black, pos.white),
-        };
-        let v = View {
-            men: own & !pos.kings,
-            kings: own & pos.kings,
-            opp_men: opp & !pos.kings,
-            opp_kings: opp & pos.kings,
-        };
+        let v = View::unturned(pos, color);
         match color {
             Color::White => v,
             Color::Black => {
@@ -126,6 +117,34 @@ impl View {
             }
         }
     }
+
+    /// `color`'s pieces and the other side's, the board as it stands.
+    #[inline]
+    fn unturned(pos: &Position, color: Color) -> View {
+        let (own, opp) = match color {
+            Color::White => (pos.white, pos.black),
+            Color::Black => (pos.black, pos.white),
+        };
+        View {
+            men: own & !pos.kings,
+            kings: own & pos.kings,
+            opp_men: opp & !pos.kings,
+            opp_kings: opp & pos.kings,
+        }
+    }
+}
+
+/// The squares a side's whole-board terms count on, seen from the side's own end of the board:
+/// read on the board as it stands, Black's terms then need no turned view (turning a board costs
+/// four bit reversals).
+struct Orientation {
+    /// The rows one, two and three rows short of promotion.
+    to_go: [u64; 3],
+    /// Bit `k` of the rows a man has advanced, as squares: plane `k` holds the rows whose
+    /// advance has bit `k` set, so the advance summed over the men is four bit counts.
+    advance_planes: [u64; 4],
+    /// The squares on the side's left half of the board.
+    left: u64,
 }
 
 /// Where each region's squares are, and the masks the whole-board terms use, for one board.
@@ -133,19 +152,14 @@ pub struct Tables {
     /// Per region, the bit of its first square in each of its four rows (the second is the next
     /// bit: a region covers two neighbouring dark squares of a row).
     regions: Vec<[u8; 4]>,
-    /// Squares on the left half of the board.
-    left: u64,
-    /// Squares of each row, row 0 at the top.
-    rows: Vec<u64>,
-    /// Bit `k` of the rows a man has advanced, as squares: plane `k` holds the rows whose
-    /// advance has bit `k` set, so the advance summed over the men is four bit counts.
-    advance_planes: [u64; 4],
+    /// White's men's way up the board, and Black's down it.
+    orientations: [Orientation; 2],
     /// The bit of each row's first square.
     row_starts: Vec<u8>,
     /// For a row's own men and opposing men (`own · 32 + opposing`, a bit per square of the
-    /// row), the two-square ternary value (0–8) of each pair of neighbouring squares: the
-    /// regions' digits, read four rows at a time.
-    pairs: Vec<[u8; 4]>,
+    /// row), the two-square ternary value (0–8) of each pair of neighbouring squares, pair `c`
+    /// in bits `16c..16c + 16`: the regions' digits, four regions side by side in one word.
+    pairs: Box<[u64; 1024]>,
     /// Per region, the region the other side sees on the same squares once the board is turned
     /// half round, and for each of that region's digits the digit of this one on its square.
     turned: Vec<(usize, [usize; REGION_SQUARES])>,
@@ -191,18 +205,12 @@ impl Tables {
             }
         }
         let digit = |own: usize, opp: usize, col: usize| (own >> col & 1) + 2 * (opp >> col & 1);
-        let pairs = (0..1024)
-            .map(|i| {
-                let (own, opp) = (i >> 5, i & 31);
-                std::array::from_fn(|c| {
-                    if c + 1 < w {
-                        (digit(own, opp, c) + 3 * digit(own, opp, c + 1)) as u8
-                    } else {
-                        0
-                    }
-                })
-            })
-            .collect();
+        let pairs = Box::new(std::array::from_fn(|i| {
+            let (own, opp) = (i >> 5, i & 31);
+            (0..w - 1)
+                .map(|c| ((digit(own, opp, c) + 3 * digit(own, opp, c + 1)) as u64) << (16 * c))
+                .sum()
+        }));
         let turned = regions
             .iter()
             .map(|starts| {
@@ -230,11 +238,22 @@ impl Tables {
                 (q, digits)
             })
             .collect();
+        let turn = |b: u64| g.flip(b);
+        let orientations = [
+            Orientation {
+                to_go: [rows[1], rows[2], rows[3]],
+                advance_planes,
+                left,
+            },
+            Orientation {
+                to_go: [1, 2, 3].map(|r| turn(rows[r])),
+                advance_planes: advance_planes.map(turn),
+                left: turn(left),
+            },
+        ];
         Tables {
             regions,
-            left,
-            rows,
-            advance_planes,
+            orientations,
             row_starts,
             pairs,
             turned,
@@ -271,78 +290,106 @@ impl Tables {
 
     /// Calls `f(region, configuration)` for every region of the view.
     #[inline]
-    pub fn for_each_pattern(&self, v: &View, mut f: impl FnMut(usize, usize)) {
-        let size = self.row_starts.len();
-        let w = size / 2;
-        let mask = (1u64 << w) - 1;
-        let mut rows = [[0u8; 4]; 10];
-        for (row, &start) in rows.iter_mut().zip(&self.row_starts) {
+    pub fn for_each_pattern(&self, v: &View, f: impl FnMut(usize, usize)) {
+        // A board of known size: every loop below has a fixed length.
+        if self.row_starts.len() == 10 {
+            self.patterns::<5>(v, f);
+        } else {
+            self.patterns::<4>(v, f);
+        }
+    }
+
+    /// [`Tables::for_each_pattern`] on a board of `W` dark squares a row.
+    #[inline(always)]
+    fn patterns<const W: usize>(&self, v: &View, mut f: impl FnMut(usize, usize)) {
+        let mask = (1u64 << W) - 1;
+        let mut rows = [0u64; 10];
+        for (row, &start) in rows.iter_mut().zip(&self.row_starts[..2 * W]) {
             let own = (v.men >> start) & mask;
             let opp = (v.opp_men >> start) & mask;
             *row = self.pairs[(own << 5 | opp) as usize];
         }
-        let mut region = 0;
-        for four in rows[..size].windows(4) {
-            let columns = four[0].iter().zip(&four[1]).zip(&four[2]).zip(&four[3]);
-            for (((&a, &b), &c), &d) in columns.take(w - 1) {
-                let index = usize::from(a) + 9 * usize::from(b) + 81 * usize::from(c);
-                f(region, index + 729 * usize::from(d));
-                region += 1;
+        // The W - 1 regions of four rows side by side, one in each 16-bit part of the word: a
+        // region's value is at most 3⁸ - 1, so no part carries into the next.
+        for top in 0..2 * W - 3 {
+            let four = rows[top] + 9 * rows[top + 1] + 81 * rows[top + 2] + 729 * rows[top + 3];
+            for c in 0..W - 1 {
+                f(top * (W - 1) + c, (four >> (16 * c)) as usize & 0xFFFF);
             }
         }
     }
 
     /// The whole-board terms of the view, in the order of [`Global::ALL`].
     pub fn globals(&self, v: &View, g: &Geometry, flying_kings: bool) -> [i32; GLOBALS] {
+        self.terms::<false>(v, g, flying_kings)
+    }
+
+    /// `color`'s whole-board terms in `pos`: the same as [`Tables::globals`] of its view, read
+    /// without turning the board.
+    #[inline]
+    pub fn globals_of(&self, pos: &Position, color: Color, flying_kings: bool) -> [i32; GLOBALS] {
+        let (g, v) = (pos.variant().geometry(), &View::unturned(pos, color));
+        match color {
+            Color::White => self.terms::<false>(v, g, flying_kings),
+            Color::Black => self.terms::<true>(v, g, flying_kings),
+        }
+    }
+
+    /// The whole-board terms of a side whose men move up the board, or down it (`DOWN`: Black's
+    /// men on the board as it stands); the directions are constants, so each shift is one
+    /// instruction.
+    #[inline]
+    fn terms<const DOWN: bool>(
+        &self,
+        v: &View,
+        g: &Geometry,
+        flying_kings: bool,
+    ) -> [i32; GLOBALS] {
+        let o = &self.orientations[usize::from(DOWN)];
+        let (ahead, behind) = if DOWN {
+            ([DR, DL], [UL, UR])
+        } else {
+            ([UL, UR], [DR, DL])
+        };
         let mut out = [0; GLOBALS];
-        out[Global::Man as usize] = v.men.count_ones() as i32;
+        let men = v.men.count_ones() as i32;
+        out[Global::Man as usize] = men;
         out[Global::King as usize] = v.kings.count_ones() as i32;
         out[Global::FirstKing as usize] = i32::from(v.kings != 0);
-        out[Global::Advance as usize] = (self.advance_planes.iter().enumerate())
+        out[Global::Advance as usize] = (o.advance_planes.iter().enumerate())
             .map(|(k, &plane)| ((v.men & plane).count_ones() << k) as i32)
             .sum();
-        let left = (v.men & self.left).count_ones() as i32;
-        out[Global::Imbalance as usize] = (2 * left - v.men.count_ones() as i32).abs();
+        let left = (v.men & o.left).count_ones() as i32;
+        out[Global::Imbalance as usize] = (2 * left - men).abs();
         let opp = v.opp_men | v.opp_kings;
         let occupied = v.men | v.kings | opp;
         let empty = g.board & !occupied;
-        let (left_step, right_step) = (g.shift(v.men, UL) & empty, g.shift(v.men, UR) & empty);
-        out[Global::ManMoves as usize] = (left_step.count_ones() + right_step.count_ones()) as i32;
-        let movable = v.men & (g.shift(empty, DR) | g.shift(empty, DL));
-        out[Global::Frozen as usize] = (v.men & !movable).count_ones() as i32;
+        out[Global::ManMoves as usize] = ((g.shift(v.men, ahead[0]) & empty).count_ones()
+            + (g.shift(v.men, ahead[1]) & empty).count_ones())
+            as i32;
+        // The squares with a square ahead in `set`.
+        let below = |set: u64| g.shift(set, behind[0]) | g.shift(set, behind[1]);
+        let step_free = below(empty);
+        out[Global::Frozen as usize] = (v.men & !step_free).count_ones() as i32;
         if v.kings != 0 && v.opp_kings != 0 {
-            out[Global::MenAmongKings as usize] = v.men.count_ones() as i32;
+            out[Global::MenAmongKings as usize] = men;
         }
         out[Global::KingsAgainstMen as usize] =
             (v.kings.count_ones() * v.opp_men.count_ones()) as i32;
         // A runaway: no opposing piece in its forward cone up to promotion, and a free square
-        // directly ahead.
-        for (to_go, global) in [Global::Runaway1, Global::Runaway2, Global::Runaway3]
+        // directly ahead. The squares whose cone meets an opposing piece within k rows are
+        // those below one, k times over.
+        let mut reach = below(opp);
+        let mut blocked = reach;
+        for (k, global) in [Global::Runaway1, Global::Runaway2, Global::Runaway3]
             .into_iter()
             .enumerate()
-            .map(|(i, t)| (i + 1, t))
         {
-            let mut candidates = v.men & self.rows[to_go];
-            while candidates != 0 {
-                let bit = candidates.trailing_zeros() as usize;
-                candidates &= candidates - 1;
-                let ahead = g.step[UL][bit] | g.step[UR][bit];
-                if ahead & !occupied == 0 {
-                    continue;
-                }
-                let mut cone = ahead;
-                let mut free = cone & opp == 0;
-                for _ in 1..to_go {
-                    if !free {
-                        break;
-                    }
-                    cone = g.shift(cone, UL) | g.shift(cone, UR);
-                    free = cone & opp == 0;
-                }
-                if free {
-                    out[global as usize] += 1;
-                }
+            if k > 0 {
+                reach = below(reach);
+                blocked |= reach;
             }
+            out[global as usize] = (v.men & o.to_go[k] & step_free & !blocked).count_ones() as i32;
         }
         out[Global::KingMobility as usize] = g.king_moves(v.kings, occupied, flying_kings) as i32;
         out
@@ -485,7 +532,8 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(100))]
         /// Black's view reads what White's view of the board turned half round reads, patterns
-        /// and whole-board terms, in every position of a random game.
+        /// and whole-board terms, and each side's terms read on the board as it stands are
+        /// those of its view, in every position of a random game.
         #[test]
         fn black_reads_the_turned_board_in_every_position(
             variant in 0usize..3,
@@ -501,6 +549,10 @@ mod tests {
                 t.for_each_pattern(&turned, |r, i| b.push((r, i)));
                 proptest::prop_assert_eq!(a, b, "{:?}", pos);
                 proptest::prop_assert_eq!(t.globals(&black, g, flying), t.globals(&turned, g, flying), "{:?}", pos);
+                for color in [Color::White, Color::Black] {
+                    let view = View::of(&pos, color);
+                    proptest::prop_assert_eq!(t.globals_of(&pos, color, flying), t.globals(&view, g, flying), "{:?}", pos);
+                }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;

@@ -149,10 +149,9 @@ impl Model {
         let g = pos.variant().geometry();
         let t = Tables::of(g);
         let flying = pos.variant().rules().flying_kings;
-        let white = View::of(pos, Color::White);
-        let black = View::of(pos, Color::Black);
-        let (mut opening, mut ending) = self.board.sums(t, &white);
-        let (gw, gb) = (t.globals(&white, g, flying), t.globals(&black, g, flying));
+        let (mut opening, mut ending) = self.board.sums(t, &View::of(pos, Color::White));
+        let gw = t.globals_of(pos, Color::White, flying);
+        let gb = t.globals_of(pos, Color::Black, flying);
         // Terms the weights do not have are zero: not added.
         for k in 0..self.terms {
             let [o, e] = self.globals[k];
