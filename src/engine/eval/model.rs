@@ -12,7 +12,7 @@
 //! fewer whole-board terms than the program knows (its header counts them: a file written before
 //! the later terms were added, or a variant not trained with them); the rest are zero.
 
-use super::features::{CONFIGURATIONS, GLOBALS, Global, Tables, View};
+use super::features::{CONFIGURATIONS, GLOBALS, Global, MAX_REGIONS, Tables, View};
 use crate::rules::board::Position;
 use crate::rules::piece::Color;
 use crate::rules::variant::Variant;
@@ -25,6 +25,14 @@ pub const PHASES: usize = 2;
 const MAGIC: &[u8; 16] = b"draughts-eval 2\n";
 /// No weights file is larger than this once decompressed (the largest board needs 0.8 MB).
 const MAX_DECOMPRESSED: usize = 1 << 21;
+/// A power of two above every configuration's index (3⁸ = 6,561 < 2¹³).
+const INDEX_BOUND: usize = 1 << 13;
+/// The narrow weights' room: every region's configurations in turn, and past the last region's
+/// start room for any index below [`INDEX_BOUND`]. A read at a region's start plus an index
+/// masked to that bound is then provably inside it and carries no bounds check; without the
+/// checks a leaf's 28 reads go out together (the bench positions to depth 14 in 0.95 of the
+/// time, Woldouby to depth 26 in 0.86).
+const NARROW_ROOM: usize = CONFIGURATIONS * (MAX_REGIONS - 1) + INDEX_BOUND;
 
 /// A weight in its two phases: `[opening, ending]`.
 pub type Phased<T> = [T; PHASES];
@@ -66,7 +74,7 @@ pub struct Model {
 /// stays in the processor's cache), else opening × 2³² + ending in 64.
 #[derive(Clone, Debug, PartialEq)]
 enum Board {
-    Narrow(Vec<i32>),
+    Narrow(Box<[i32; NARROW_ROOM]>),
     Wide(Vec<i64>),
 }
 
@@ -78,7 +86,11 @@ impl Board {
         match self {
             Board::Narrow(b) => {
                 let mut packed = 0i32;
-                t.for_each_pattern(view, |r, i| packed += b[r * CONFIGURATIONS + i]);
+                // The mask changes no index (all are below the bound); it shows the compiler
+                // the read is in bounds.
+                t.for_each_pattern(view, |r, i| {
+                    packed += b[r * CONFIGURATIONS + (i & (INDEX_BOUND - 1))];
+                });
                 let ending = i32::from(packed as i16);
                 ((packed - ending) >> 16, ending)
             }
@@ -293,11 +305,15 @@ fn board_weights(variant: Variant, patterns: &[Phased<i16>]) -> Board {
     // the largest weight times the regions stays below 2¹⁵.
     let largest = weights.iter().flatten().map(|w| w.abs()).max().unwrap_or(0);
     if largest * (patterns.len() / CONFIGURATIONS) as i64 <= i64::from(i16::MAX) {
+        let mut narrow = vec![0i32; NARROW_ROOM];
+        for (packed, &[o, e]) in narrow.iter_mut().zip(&weights) {
+            *packed = ((o << 16) + e) as i32;
+        }
         Board::Narrow(
-            weights
-                .iter()
-                .map(|&[o, e]| ((o << 16) + e) as i32)
-                .collect(),
+            narrow
+                .into_boxed_slice()
+                .try_into()
+                .expect("a vector of the room's length"),
         )
     } else {
         Board::Wide(weights.iter().map(|&[o, e]| (o << 32) + e).collect())
