@@ -402,21 +402,21 @@ impl Searcher {
             .order(frame, entry.map(|e| e.best as usize), ply);
         let original_alpha = alpha;
         let mut best = -INF;
-        let mut best_index = frame.order[0].1 as usize;
+        let mut best_index = frame.nth(0);
         // Each child's table slot is asked for one move ahead, while the move before it is
         // searched: a slot asked for just before its probe is still on its way from memory.
         // The two children live in place, written once by the move and read from there (a
         // position copied just after it was written waits for the writes to land).
         let leaf = depth <= 1;
-        let first = frame.moves.as_slice()[frame.order[0].1 as usize];
+        let first = frame.moves.as_slice()[frame.nth(0)];
         // The second slot holds the parent until the first move made ahead is written over it.
         let mut kids = [(*pos, key); 2];
         self.child_of(pos, key, &first, leaf, &mut kids[0]);
         for n in 0..frame.moves.len() {
-            let i = frame.order[n].1 as usize;
+            let i = frame.nth(n);
             let mv = frame.moves.as_slice()[i];
             if n + 1 < frame.moves.len() {
-                let j = frame.order[n + 1].1 as usize;
+                let j = frame.nth(n + 1);
                 let ahead = &frame.moves.as_slice()[j];
                 self.child_of(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }

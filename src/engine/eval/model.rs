@@ -63,6 +63,9 @@ pub struct Model {
     tempo: Phased<i16>,
     /// The pieces on the board at the start: the opening weights' whole share.
     full: i32,
+    /// The whole-board terms' weights, both phases in one word (opening × 2³² + ending): one
+    /// multiplication a term instead of two.
+    packed_globals: [i64; GLOBALS],
     /// Region by region, for each configuration of White's men and Black's men on its squares,
     /// White's pattern weight less the one Black's view of the same squares gets, both phases
     /// packed in one word: the evaluation then reads each region once instead of once per side.
@@ -129,7 +132,17 @@ impl Model {
             terms: globals.len(),
             tempo: q(tempo),
             full: full_board(variant),
+            packed_globals: [0; GLOBALS],
         }
+        .with_packed_globals()
+    }
+
+    /// The model with [`Model::packed_globals`] filled from its whole-board weights.
+    fn with_packed_globals(mut self) -> Model {
+        self.packed_globals = self
+            .globals
+            .map(|[o, e]| (i64::from(o) << 32) + i64::from(e));
+        self
     }
 
     /// The weights in evaluation units: patterns, whole-board terms, tempo.
@@ -164,12 +177,16 @@ impl Model {
         let (mut opening, mut ending) = self.board.sums(t, &View::of(pos, Color::White));
         let gw = t.globals_of(pos, Color::White, flying);
         let gb = t.globals_of(pos, Color::Black, flying);
-        // Terms the weights do not have are zero: not added.
+        // Terms the weights do not have are zero: not added. Each phase's sum is far inside
+        // 32 bits, so the low half is the ending's and the high half, its borrow returned, the
+        // opening's.
+        let mut packed = 0i64;
         for k in 0..self.terms {
-            let [o, e] = self.globals[k];
-            opening += i32::from(o) * (gw[k] - gb[k]);
-            ending += i32::from(e) * (gw[k] - gb[k]);
+            packed += self.packed_globals[k] * i64::from(gw[k] - gb[k]);
         }
+        let e = packed as i32;
+        opening += ((packed - i64::from(e)) >> 32) as i32;
+        ending += e;
         if pos.side_to_move() == Color::Black {
             opening = -opening;
             ending = -ending;
@@ -285,7 +302,9 @@ impl Model {
             terms: globals,
             tempo,
             full: full_board(variant),
-        })
+            packed_globals: [0; GLOBALS],
+        }
+        .with_packed_globals())
     }
 }
 

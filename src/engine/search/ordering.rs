@@ -8,17 +8,37 @@ use crate::rules::moves::{MAX_MOVES, MoveList};
 /// no node builds a list (a move list is large: it has room for the most moves any position has).
 pub(super) struct Frame {
     pub(super) moves: MoveList,
-    pub(super) order: [(i64, u16); MAX_MOVES],
+    /// Sort keys, highest first: a move's score times [`MAX_MOVES`] plus its place from the end
+    /// of the list, so that of two moves with the same score the one listed first goes first,
+    /// and the move is read back from the key (one word a move to sort, not two).
+    order: [i32; MAX_MOVES],
 }
 
 impl Frame {
     pub(super) fn new() -> Frame {
         Frame {
             moves: MoveList::new(),
-            order: [(0, 0); MAX_MOVES],
+            order: [0; MAX_MOVES],
         }
     }
+
+    /// The index in the list of the `n`th move to try.
+    #[inline(always)]
+    pub(super) fn nth(&self, n: usize) -> usize {
+        MAX_MOVES - 1 - (self.order[n] as usize & (MAX_MOVES - 1))
+    }
 }
+
+/// Scores of the move classes above history (whose scores stay within ±[`HISTORY_MAX`]).
+const KILLER_2: i32 = 1 << 20;
+const KILLER_1: i32 = 2 << 20;
+const CAPTURE: i32 = 3 << 20;
+/// The table's move: the highest score whose key fits in 32 bits.
+const TABLE_MOVE: i32 = (4 << 20) - 1;
+const _: () = assert!(
+    MAX_MOVES.is_power_of_two()
+        && (TABLE_MOVE as i64 + 1) * MAX_MOVES as i64 - 1 <= i32::MAX as i64
+);
 
 /// The bound of a move's history score.
 pub(super) const HISTORY_MAX: i32 = 1 << 14;
@@ -57,22 +77,23 @@ impl MoveOrdering {
         let Frame { moves, order } = frame;
         for (i, m) in moves.iter().enumerate() {
             let s = if Some(i) == tt_best {
-                i64::MAX
+                TABLE_MOVE
             } else if m.is_capture() {
-                1_000_000_000 + i64::from(m.capture_count())
+                CAPTURE + m.capture_count() as i32
             } else if self.killers[ply][0] == (m.from, m.to) {
-                900_000_000
+                KILLER_1
             } else if self.killers[ply][1] == (m.from, m.to) {
-                800_000_000
+                KILLER_2
             } else {
-                i64::from(self.history(m.from, m.to))
+                self.history(m.from, m.to)
             };
+            let key = s * MAX_MOVES as i32 + (MAX_MOVES - 1 - i) as i32;
             let mut at = i;
-            while at > 0 && order[at - 1].0 < s {
+            while at > 0 && order[at - 1] < key {
                 order[at] = order[at - 1];
                 at -= 1;
             }
-            order[at] = (s, i as u16);
+            order[at] = key;
         }
     }
 
@@ -80,17 +101,45 @@ impl MoveOrdering {
     /// becomes the ply's first killer and gains in history, the quiet moves tried before it
     /// lose as much (a node with a capture has only captures).
     pub(super) fn cut(&mut self, frame: &Frame, n: usize, depth: i32, ply: usize) {
-        let mv = frame.moves.as_slice()[frame.order[n].1 as usize];
+        let mv = frame.moves.as_slice()[frame.nth(n)];
         let k = &mut self.killers[ply];
         if k[0] != (mv.from, mv.to) {
             k[1] = k[0];
             k[0] = (mv.from, mv.to);
         }
         let bonus = depth * depth;
-        for tried in &frame.order[..n] {
-            let m = frame.moves.as_slice()[tried.1 as usize];
+        for k in 0..n {
+            let m = frame.moves.as_slice()[frame.nth(k)];
             self.reward(m.from, m.to, -bonus);
         }
         self.reward(mv.from, mv.to, bonus);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::moves::Move;
+
+    #[test]
+    fn the_table_move_then_killers_then_history_and_ties_in_list_order() {
+        let mut frame = Frame::new();
+        // Six quiet moves, listed 0..6.
+        let squares = [(31, 27), (32, 27), (32, 28), (33, 28), (33, 29), (34, 29)];
+        for &(from, to) in &squares {
+            frame.moves.push(Move::quiet(from, to, 5));
+        }
+        let mut ordering = MoveOrdering::new(4);
+        let bit = |n: usize| squares[n];
+        // Move 4 a killer, move 2 the second; move 5 has a good history, moves 0 and 1 none.
+        ordering.killers[1] = [
+            (bit(4).0 as u8, bit(4).1 as u8),
+            (bit(2).0 as u8, bit(2).1 as u8),
+        ];
+        ordering.reward(bit(5).0 as u8, bit(5).1 as u8, 100);
+        ordering.order(&mut frame, Some(3), 1);
+        let tried: Vec<usize> = (0..6).map(|n| frame.nth(n)).collect();
+        // The table's move, the killers, history 100, then the two at 0 in the order listed.
+        assert_eq!(tried, vec![3, 4, 2, 5, 0, 1]);
     }
 }
