@@ -124,25 +124,18 @@ impl Model {
             globals.len() <= GLOBALS,
             "more whole-board terms than there are"
         );
+        let terms = globals.len();
+        let globals = std::array::from_fn(|i| globals.get(i).map_or([0; PHASES], |&x| q(x)));
         Model {
             variant,
             board: board_weights(variant, &patterns),
             patterns,
-            globals: std::array::from_fn(|i| globals.get(i).map_or([0; PHASES], |&x| q(x))),
-            terms: globals.len(),
+            packed_globals: pack(&globals),
+            globals,
+            terms,
             tempo: q(tempo),
             full: full_board(variant),
-            packed_globals: [0; GLOBALS],
         }
-        .with_packed_globals()
-    }
-
-    /// The model with [`Model::packed_globals`] filled from its whole-board weights.
-    fn with_packed_globals(mut self) -> Model {
-        self.packed_globals = self
-            .globals
-            .map(|[o, e]| (i64::from(o) << 32) + i64::from(e));
-        self
     }
 
     /// The weights in evaluation units: patterns, whole-board terms, tempo.
@@ -294,17 +287,18 @@ impl Model {
         let patterns: Vec<Phased<i16>> = weights.by_ref().take(regions * CONFIGURATIONS).collect();
         let read: Vec<Phased<i16>> = weights.by_ref().take(globals).collect();
         let tempo = weights.next().unwrap_or_default();
+        let terms = globals;
+        let globals = std::array::from_fn(|k| read.get(k).copied().unwrap_or_default());
         Ok(Model {
             variant,
             board: board_weights(variant, &patterns),
             patterns,
-            globals: std::array::from_fn(|k| read.get(k).copied().unwrap_or_default()),
-            terms: globals,
+            packed_globals: pack(&globals),
+            globals,
+            terms,
             tempo,
             full: full_board(variant),
-            packed_globals: [0; GLOBALS],
-        }
-        .with_packed_globals())
+        })
     }
 }
 
@@ -337,6 +331,11 @@ fn board_weights(variant: Variant, patterns: &[Phased<i16>]) -> Board {
     } else {
         Board::Wide(weights.iter().map(|&[o, e]| (o << 32) + e).collect())
     }
+}
+
+/// [`Model::packed_globals`] from the whole-board weights.
+fn pack(globals: &[Phased<i16>; GLOBALS]) -> [i64; GLOBALS] {
+    globals.map(|[o, e]| (i64::from(o) << 32) + i64::from(e))
 }
 
 /// The pieces on the board at the start of a game.

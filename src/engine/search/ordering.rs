@@ -125,18 +125,16 @@ mod tests {
     fn the_table_move_then_killers_then_history_and_ties_in_list_order() {
         let mut frame = Frame::new();
         // Six quiet moves, listed 0..6.
-        let squares = [(31, 27), (32, 27), (32, 28), (33, 28), (33, 29), (34, 29)];
-        for &(from, to) in &squares {
-            frame.moves.push(Move::quiet(from, to, 5));
+        let squares: [(u8, u8); 6] = [(31, 27), (32, 27), (32, 28), (33, 28), (33, 29), (34, 29)];
+        for (from, to) in squares {
+            frame
+                .moves
+                .push(Move::quiet(u32::from(from), u32::from(to), 5));
         }
         let mut ordering = MoveOrdering::new(4);
-        let bit = |n: usize| squares[n];
         // Move 4 a killer, move 2 the second; move 5 has a good history, moves 0 and 1 none.
-        ordering.killers[1] = [
-            (bit(4).0 as u8, bit(4).1 as u8),
-            (bit(2).0 as u8, bit(2).1 as u8),
-        ];
-        ordering.reward(bit(5).0 as u8, bit(5).1 as u8, 100);
+        ordering.killers[1] = [squares[4], squares[2]];
+        ordering.reward(squares[5].0, squares[5].1, 100);
         ordering.order(&mut frame, Some(3), 1);
         let tried: Vec<usize> = (0..6).map(|n| frame.nth(n)).collect();
         // The table's move, the killers, history 100, then the two at 0 in the order listed.
