@@ -464,6 +464,9 @@ fn the_engine_answers_in_the_background() {
         std::thread::sleep(Duration::from_millis(5));
     }
     assert_eq!(screen(&app).live.position().side_to_move(), Color::White);
+    // Its searcher is kept for its next move; the human side has none.
+    let searchers = &screen(&app).searchers;
+    assert!(searchers[Color::Black.index()].is_some() && searchers[Color::White.index()].is_none());
     // A human draw offer is answered on the engine's turn.
     type_line(&mut app, ":draw", start.elapsed());
     assert!(message(&app).contains("offers a draw"), "{}", message(&app));

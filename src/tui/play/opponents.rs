@@ -64,20 +64,24 @@ impl PlayScreen {
                     .positions()
                     .map(Position::zobrist)
                     .collect();
+                let searcher = self.searchers[side.index()]
+                    .take()
+                    .unwrap_or_else(|| Thinking::searcher(self.live.options().tablebase.clone()));
                 self.thinking = Some(Thinking::start(
+                    searcher,
                     *self.live.position(),
                     history,
                     level,
                     engine::Budget::Clock(budget),
                     self.book
                         .then(|| engine::book::builtin(self.live.position().variant())),
-                    self.live.options().tablebase.clone(),
                 ));
             }
             Some(t) => {
-                if let Some(result) = t.poll() {
+                if let Some(thought) = t.poll() {
                     self.thinking = None;
-                    if let Some(mv) = result {
+                    self.searchers[side.index()] = thought.searcher;
+                    if let Some(mv) = thought.mv {
                         self.play(mv, now);
                     }
                 }

@@ -4,7 +4,7 @@
 
 use crate::clock::Tick;
 use crate::config::{Config, write_atomic};
-use crate::engine::Thinking;
+use crate::engine::{Searcher, Thinking};
 use crate::hub::client::RemotePlayer;
 use crate::play::Offer;
 use crate::play::analysis::{Analysis, Analyst};
@@ -46,6 +46,10 @@ pub struct PlayScreen {
     pub flipped: bool,
     /// The engine's search, while it runs.
     pub thinking: Option<Thinking>,
+    /// The built-in engine's searcher for each side, kept between its moves (lent to its search
+    /// while it thinks): what one move's search learnt serves the next. A search cut off (a
+    /// takeback, the game's end) takes its searcher with it, and the next move starts a new one.
+    pub searchers: [Option<Box<Searcher>>; 2],
     /// Whether the engine plays from its opening book (the settings' `book`).
     pub book: bool,
     /// Where the game was last saved.
@@ -145,6 +149,7 @@ impl PlayScreen {
             view,
             flipped,
             thinking: None,
+            searchers: [None, None],
             saved: None,
             autosaved: false,
             board_area: None,
