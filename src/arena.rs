@@ -68,7 +68,8 @@ impl Seat {
     ) -> Result<Seat, String> {
         match c {
             Contender::Engine(l) => {
-                let mut searcher = engine::Searcher::new(64, settings.tablebase.clone());
+                let mut searcher =
+                    engine::Searcher::new(engine::DEFAULT_TABLE_MB, settings.tablebase.clone());
                 searcher.set_model(weights.clone());
                 let book = settings
                     .book

@@ -3,7 +3,7 @@
 //! the tables, the engine's assessment, marked as such.
 
 use anyhow::{Context, Result};
-use draughts::engine::{Limits, Searcher, score_words};
+use draughts::engine::{DEFAULT_TABLE_MB, Limits, Searcher, score_words};
 use draughts::play::verdict::{Decision, Verdict, verdict};
 use draughts::rules::game::{Game, MoveLimit};
 use draughts::rules::notation::{line_texts, parse_fen, to_fen};
@@ -134,7 +134,7 @@ pub(crate) fn run(args: AdjudicateArgs) -> Result<ExitCode> {
 fn assess(game: &Game, time: f64) -> Assessment {
     let pos = *game.position();
     let history: Vec<u64> = game.positions().map(Position::zobrist).collect();
-    let mut searcher = Searcher::new(64, None);
+    let mut searcher = Searcher::new(DEFAULT_TABLE_MB, None);
     let time = Duration::from_secs_f64(time.clamp(0.01, 3600.0));
     let limits = Limits {
         time: Some(time),

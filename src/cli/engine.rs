@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use clap::Subcommand;
+use draughts::engine::DEFAULT_TABLE_MB;
 use draughts::rules::notation::{move_text, parse_fen};
 use draughts::tablebase;
 use draughts::{Position, Variant};
@@ -27,7 +28,7 @@ pub(crate) enum EngineCommand {
         #[arg(long)]
         time: Option<f64>,
         /// Transposition table size in MB.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=8192))]
+        #[arg(long, default_value_t = DEFAULT_TABLE_MB as u16, value_parser = clap::value_parser!(u16).range(1..=8192))]
         hash: u16,
         /// Tablebase directory [default: tablebases/<variant> when present].
         #[arg(long)]
@@ -111,7 +112,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             let mut total = 0u64;
             for (variant, fen) in BENCH_POSITIONS {
                 let pos = parse_fen(fen, *variant)?;
-                let mut searcher = Searcher::new(64, None);
+                let mut searcher = Searcher::new(DEFAULT_TABLE_MB, None);
                 searcher.set_threads(threads);
                 let t = Instant::now();
                 let limits = Limits {

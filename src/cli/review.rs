@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result, bail};
 use draughts::bounded;
-use draughts::engine::score_words;
+use draughts::engine::{DEFAULT_TABLE_MB, score_words};
 use draughts::play::review::{self, Judgement, PositionValue, Review, Settings, Source};
 use draughts::rules::notation::{line_texts, move_text};
 use draughts::rules::pdn::{self, PdnGame};
@@ -45,7 +45,7 @@ pub(crate) struct ReviewArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     threads: Option<u16>,
     /// Transposition table of each thread, in MB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    #[arg(long, default_value_t = DEFAULT_TABLE_MB as u16, value_parser = clap::value_parser!(u16).range(1..=4096))]
     hash: u16,
     /// Variant of games without a GameType tag.
     #[arg(long, default_value = "international")]

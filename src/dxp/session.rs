@@ -147,7 +147,7 @@ impl<'a> Table<'a> {
             }
         }
         self.searcher.get_or_insert_with(|| {
-            let mut s = Searcher::new(64, self.player.tablebase.clone());
+            let mut s = Searcher::new(engine::DEFAULT_TABLE_MB, self.player.tablebase.clone());
             s.set_threads(self.player.threads);
             s
         })

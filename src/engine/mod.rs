@@ -8,7 +8,7 @@ pub mod search;
 mod table;
 
 pub use book::Book;
-pub use search::{Info, Limits, Outcome, Searcher};
+pub use search::{DEFAULT_TABLE_MB, Info, Limits, Outcome, Searcher};
 
 use crate::clock::Clock;
 use crate::rules::board::Position;
@@ -331,7 +331,7 @@ pub struct Thought {
 impl Thinking {
     /// A new game's searcher, with the table size every engine seat uses.
     pub fn searcher(tablebase: Option<Arc<Tablebase>>) -> Box<Searcher> {
-        Box::new(Searcher::new(64, tablebase))
+        Box::new(Searcher::new(DEFAULT_TABLE_MB, tablebase))
     }
 
     /// Starts thinking about `pos` with `searcher`.

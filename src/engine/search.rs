@@ -36,6 +36,9 @@ const LAZY_MARGIN: i32 = 200;
 const ETC_DEPTH: i32 = 5;
 /// The most threads a search uses.
 pub const MAX_THREADS: usize = 64;
+/// The table's size in MB unless asked otherwise: every engine seat (the play screen, matches,
+/// Hub and DXP) and analysis use it.
+pub const DEFAULT_TABLE_MB: usize = 64;
 
 /// What limits a search.
 #[derive(Clone, Copy, Debug, Default)]

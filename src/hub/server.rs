@@ -9,7 +9,7 @@ use super::{
 };
 use crate::bounded::{self, MAX_PROTOCOL_LINE};
 use crate::engine::eval::Model;
-use crate::engine::search::{MATE, MAX_THREADS, TB_WIN, is_decisive};
+use crate::engine::search::{DEFAULT_TABLE_MB, MATE, MAX_THREADS, TB_WIN, is_decisive};
 use crate::engine::{Info, Limits, Searcher};
 use crate::rules::board::Position;
 use crate::rules::variant::Variant;
@@ -436,7 +436,7 @@ pub fn serve(
         weights: settings.weights,
         out: Arc::new(Mutex::new(output)),
         variant: Variant::International,
-        hash: 64,
+        hash: DEFAULT_TABLE_MB,
         threads: settings.threads.clamp(1, MAX_THREADS),
         book: settings.book,
         tablebase_dir: settings.tablebases,

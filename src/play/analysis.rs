@@ -2,7 +2,7 @@
 //! on one position at a time in its own thread and reports its lines as they deepen; giving it
 //! another position stops the old search at once.
 
-use crate::engine::search::{Info, Limits, Searcher};
+use crate::engine::search::{DEFAULT_TABLE_MB, Info, Limits, Searcher};
 use crate::hub::client::HubEngine;
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
@@ -228,7 +228,7 @@ impl Analysis {
         let (out, reports) = channel();
         let stop = match &analyst {
             Analyst::BuiltIn => {
-                let searcher = Searcher::new(64, tablebase);
+                let searcher = Searcher::new(DEFAULT_TABLE_MB, tablebase);
                 let stop = searcher.stop_flag();
                 std::thread::spawn(move || builtin_worker(searcher, job_rx, out));
                 stop
