@@ -3,11 +3,10 @@
 #  - move generation: bulk-counted perft from each variant's start position on one core;
 #  - tablebases: generation rate of all 2–N-piece International slices (all cores), bits per
 #    position on disk, and probe latency (block cached and not cached);
-#  - search: the Woldouby position searched on one core to a fixed depth (ours) beside Moby Dam's
-#    own 10-second search of it (nodes, depth and node rate from its engine.log) when
+#  - search: the node rate on one core, 10 s a position (the International bench positions and
+#    Woldouby), beside Moby Dam's own 10-second search of each (from its engine.log) when
 #    ../shared/peers is present.
 # Usage: scripts/bench.sh [international-depth] [frisian-depth] [english-depth] [tb-pieces]
-#        [search-depth]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -27,15 +26,35 @@ printf 'tb stats       '
 "$bin" tb stats --variant international --dir "$dir" | tail -n 1
 printf 'tb bench       '
 "$bin" tb bench --variant international --dir "$dir" --positions 500
+# The search's node rate beside Moby Dam's: each International position of `draughts engine
+# bench`, then Woldouby, searched for 10 s by each engine on one core with a 64 MB table (Moby
+# Dam's `-o FEN` is its own 10 s search; `-t 22` gives it 2^22 entries of 16 bytes), one after the
+# other in the same minute. Ours counts the whole search, the iteration the time cut short included.
 woldouby="W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
-printf 'search         '
-"$bin" engine analyse --variant international --fen "$woldouby" --depth "${5:-24}" | grep depth= | tail -n 1 | cut -d' ' -f1-5
+positions=("W:W31-50:B1-20"
+  "W:W27,28,31,32,33,36,37,38,39,41,42,43,44,46,47,48:B3,5,8,9,11,12,13,14,16,17,18,19,21,22,24,26"
+  "$woldouby")
+names=(start middlegame woldouby)
+mobydam=
 if [[ -f ../shared/peers/build.sh ]]; then
   mobydam=$(bash ../shared/peers/build.sh | awk '$1 == "mobydam" && NF == 2 { print $2 }')
-  (cd "$dir" && timeout 60 "$mobydam" -o "$woldouby" </dev/null >/dev/null 2>&1 || true)
-  awk '/^reached depth=/ { split($2, d, "="); depth = d[2] }
-       /^nodes total=/ { split($2, n, "="); nodes = n[2] }
-       END { printf "mobydam        depth=%s nodes=%s time=10 nps=%.0f (its own 10 s search)\n", depth, nodes, nodes / 10 }' "$dir/engine.log"
 else
   echo "mobydam        ../shared/peers is absent: no reference search to compare with"
 fi
+for i in "${!positions[@]}"; do
+  fen=${positions[$i]}
+  ours=$("$bin" engine analyse --variant international --fen "$fen" --time 10 --hash 64 \
+    | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
+  printf 'search %-11s ours    %s\n' "${names[$i]}" "$ours"
+  [[ -n $mobydam ]] || continue
+  work=$(mktemp -d "$dir/mobydam.XXXX")
+  (cd "$work" && timeout 60 "$mobydam" -t 22 -o "$fen" </dev/null >/dev/null 2>&1 || true)
+  awk -v ours="$ours" -v name="${names[$i]}" '
+       /^reached depth=/ { split($2, d, "="); depth = d[2] }
+       /^nodes total=/ { split($2, n, "="); nodes = n[2] }
+       END {
+         split(ours, o, "nps="); rate = nodes / 10
+         printf "search %-11s mobydam depth=%s nodes=%s nps=%.0f   ours/mobydam=%.2f\n",
+                name, depth, nodes, rate, (rate > 0 ? o[2] / rate : 0)
+       }' "$work/engine.log"
+done

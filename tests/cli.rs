@@ -153,6 +153,20 @@ fn engine_analyse_and_bench() {
         text.lines().last().is_some_and(|l| l.starts_with("best=")),
         "{text}"
     );
+    // The last line counts the whole search: at least the nodes of its last iteration.
+    let nodes = |line: &str| -> u64 {
+        let field = line.split(' ').find_map(|f| f.strip_prefix("nodes="));
+        field.and_then(|n| n.parse().ok()).unwrap_or(0)
+    };
+    let last_depth = text
+        .lines()
+        .rfind(|l| l.starts_with("depth="))
+        .unwrap_or("");
+    let total = text.lines().last().map_or(0, nodes);
+    assert!(
+        nodes(last_depth) > 0 && total >= nodes(last_depth),
+        "{text}"
+    );
     // A forced win is reported as such.
     let o = draughts(&[
         "engine",

@@ -87,6 +87,7 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                 max_time: time,
                 nodes: None,
             };
+            let started = Instant::now();
             let outcome = searcher.search(&pos, &[], limits, &mut |info| {
                 let r = draughts::play::analysis::builtin_report(info, &pos);
                 outln!(
@@ -99,10 +100,17 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
                     r.pv.join(" ")
                 );
             });
-            match outcome.best {
-                Some(mv) => outln!("best={}", move_text(&pos, &mv)),
-                None => outln!("best=none (no legal move)"),
-            }
+            // The whole search, the iteration the time cut short included: the node rate to
+            // set beside another engine's over the same time.
+            let secs = started.elapsed().as_secs_f64();
+            let best = outcome
+                .best
+                .map_or("none (no legal move)".into(), |mv| move_text(&pos, &mv));
+            outln!(
+                "best={best} nodes={} time={secs:.3} nps={:.0}",
+                outcome.nodes,
+                outcome.nodes as f64 / secs.max(1e-9)
+            );
         }
         EngineCommand::Selfplay(args) => super::learn::selfplay(args)?,
         EngineCommand::Train(args) => super::learn::train_weights(args)?,
