@@ -26,7 +26,7 @@ ms=$(awk -v s="$seconds" 'BEGIN { printf "%d", s * 1000 }')
 ballots="$peers/mobydam/test/2-move ballots matchfile.fen"
 cargo build --release --quiet
 tables=${STRENGTH_TABLEBASES:-}
-if [[ -n ${STRENGTH_TABLEBASES:-} ]]; then
+if [[ -n $tables ]]; then
   [[ -d $tables ]] || { echo "STRENGTH_TABLEBASES: no directory $tables" >&2; exit 2; }
   which="ours with the endgame tables in $tables, Moby Dam without"
 else
