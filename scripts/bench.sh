@@ -28,8 +28,11 @@ printf 'tb bench       '
 "$bin" tb bench --variant international --dir "$dir" --positions 500
 # The search's node rate beside Moby Dam's: each International position of `draughts engine
 # bench`, then Woldouby, searched for 10 s by each engine on one core with a 64 MB table (Moby
-# Dam's `-o FEN` is its own 10 s search; `-t 22` gives it 2^22 entries of 16 bytes), one after the
-# other in the same minute. Ours counts the whole search, the iteration the time cut short included.
+# Dam's `-o FEN` is its own 10 s search; `-t 22` gives it 2^22 entries of 16 bytes). On two cores
+# or more the two searches run at the same time, each pinned to a core of its own, so that both
+# see the machine as it is in those 10 s (a shared machine's speed drifts by a fifth from one
+# minute to the next); otherwise one after the other. Ours counts the whole search, the iteration
+# the time cut short included.
 woldouby="W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 positions=("W:W31-50:B1-20"
   "W:W27,28,31,32,33,36,37,38,39,41,42,43,44,46,47,48:B3,5,8,9,11,12,13,14,16,17,18,19,21,22,24,26"
@@ -41,14 +44,29 @@ if [[ -f ../shared/peers/build.sh ]]; then
 else
   echo "mobydam        ../shared/peers is absent: no reference search to compare with"
 fi
+side_by_side=
+if [[ -n $mobydam ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
+  side_by_side=1
+  echo "search: ours on core 0 and Moby Dam on core 1 at the same time"
+fi
 for i in "${!positions[@]}"; do
   fen=${positions[$i]}
-  ours=$("$bin" engine analyse --variant international --fen "$fen" --time 10 --hash 64 \
-    | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
+  work=$(mktemp -d "$dir/mobydam.XXXX")
+  moby_pid=
+  if [[ -n $side_by_side ]]; then
+    (cd "$work" && timeout 60 taskset -c 1 "$mobydam" -t 22 -o "$fen" </dev/null >/dev/null 2>&1 \
+      || true) &
+    moby_pid=$!
+  fi
+  ours=$(${side_by_side:+taskset -c 0} "$bin" engine analyse --variant international --fen "$fen" \
+    --time 10 --hash 64 | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
   printf 'search %-11s ours    %s\n' "${names[$i]}" "$ours"
   [[ -n $mobydam ]] || continue
-  work=$(mktemp -d "$dir/mobydam.XXXX")
-  (cd "$work" && timeout 60 "$mobydam" -t 22 -o "$fen" </dev/null >/dev/null 2>&1 || true)
+  if [[ -n $moby_pid ]]; then
+    wait "$moby_pid"
+  else
+    (cd "$work" && timeout 60 "$mobydam" -t 22 -o "$fen" </dev/null >/dev/null 2>&1 || true)
+  fi
   awk -v ours="$ours" -v name="${names[$i]}" '
        /^reached depth=/ { split($2, d, "="); depth = d[2] }
        /^nodes total=/ { split($2, n, "="); nodes = n[2] }
