@@ -49,23 +49,25 @@ if [[ -n $mobydam ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
   side_by_side=1
   echo "search: ours on core 0 and Moby Dam on core 1 at the same time"
 fi
+# moby_search FEN WORK: Moby Dam's own 10 s search of FEN, its engine.log written into WORK.
+moby_search() {
+  (cd "$2" && timeout 60 ${side_by_side:+taskset -c 1} "$mobydam" -t 22 -o "$1" \
+    </dev/null >/dev/null 2>&1 || true)
+}
 for i in "${!positions[@]}"; do
   fen=${positions[$i]}
   work=$(mktemp -d "$dir/mobydam.XXXX")
-  moby_pid=
   if [[ -n $side_by_side ]]; then
-    (cd "$work" && timeout 60 taskset -c 1 "$mobydam" -t 22 -o "$fen" </dev/null >/dev/null 2>&1 \
-      || true) &
-    moby_pid=$!
+    moby_search "$fen" "$work" &
   fi
   ours=$(${side_by_side:+taskset -c 0} "$bin" engine analyse --variant international --fen "$fen" \
     --time 10 --hash 64 | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
   printf 'search %-11s ours    %s\n' "${names[$i]}" "$ours"
   [[ -n $mobydam ]] || continue
-  if [[ -n $moby_pid ]]; then
-    wait "$moby_pid"
+  if [[ -n $side_by_side ]]; then
+    wait
   else
-    (cd "$work" && timeout 60 "$mobydam" -t 22 -o "$fen" </dev/null >/dev/null 2>&1 || true)
+    moby_search "$fen" "$work"
   fi
   awk -v ours="$ours" -v name="${names[$i]}" '
        /^reached depth=/ { split($2, d, "="); depth = d[2] }
