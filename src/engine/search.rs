@@ -419,6 +419,9 @@ impl Searcher {
             let i = frame.nth(n);
             let mv = frame.moves.as_slice()[i];
             if n + 1 < frame.moves.len() {
+                if n == 1 {
+                    frame.sort_rest();
+                }
                 let j = frame.nth(n + 1);
                 let ahead = &frame.moves.as_slice()[j];
                 self.child_of(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
@@ -521,7 +524,7 @@ impl Searcher {
     #[inline(always)]
     fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool, child: &mut Child) {
         child.0 = pos.play(mv);
-        child.1 = if leaf && !is_reversible(pos, mv) {
+        child.1 = if leaf & !is_reversible(pos, mv) {
             0
         } else {
             pos.zobrist_after(key, &child.0)
@@ -792,7 +795,9 @@ mod score;
 /// Whether `mv` is a king's move without capture, after which the position before it can recur.
 #[inline(always)]
 fn is_reversible(pos: &Position, mv: &Move) -> bool {
-    !mv.is_capture() && pos.kings & (1u64 << mv.from) != 0
+    // Both halves taken, without a branch between them: which way it goes follows the moves,
+    // not a pattern the processor can guess.
+    !mv.is_capture() & (pos.kings & (1u64 << mv.from) != 0)
 }
 
 #[cfg(test)]

@@ -289,7 +289,7 @@ impl Tables {
     }
 
     /// Calls `f(region, configuration)` for every region of the view.
-    #[inline]
+    #[inline(always)]
     pub fn for_each_pattern(&self, v: &View, f: impl FnMut(usize, usize)) {
         // A board of known size: every loop below has a fixed length.
         if self.row_starts.len() == 10 {
@@ -324,11 +324,18 @@ impl Tables {
         self.terms::<false>(v, g, flying_kings)
     }
 
-    /// `color`'s whole-board terms in `pos`: the same as [`Tables::globals`] of its view, read
-    /// without turning the board.
-    #[inline]
-    pub fn globals_of(&self, pos: &Position, color: Color, flying_kings: bool) -> [i32; GLOBALS] {
-        let (g, v) = (pos.variant().geometry(), &View::unturned(pos, color));
+    /// `color`'s whole-board terms in `pos` on its board `g`: the same as [`Tables::globals`] of
+    /// its view, read without turning the board. Always inlined: the evaluation is compiled
+    /// once per variant, and with `g` known there each step across the board is a constant.
+    #[inline(always)]
+    pub fn globals_of(
+        &self,
+        pos: &Position,
+        color: Color,
+        g: &Geometry,
+        flying_kings: bool,
+    ) -> [i32; GLOBALS] {
+        let v = &View::unturned(pos, color);
         match color {
             Color::White => self.terms::<false>(v, g, flying_kings),
             Color::Black => self.terms::<true>(v, g, flying_kings),
@@ -338,7 +345,7 @@ impl Tables {
     /// The whole-board terms of a side whose men move up the board, or down it (`DOWN`: Black's
     /// men on the board as it stands); the directions are constants, so each shift is one
     /// instruction.
-    #[inline]
+    #[inline(always)]
     fn terms<const DOWN: bool>(
         &self,
         v: &View,
@@ -551,7 +558,7 @@ mod tests {
                 proptest::prop_assert_eq!(t.globals(&black, g, flying), t.globals(&turned, g, flying), "{:?}", pos);
                 for color in [Color::White, Color::Black] {
                     let view = View::of(&pos, color);
-                    proptest::prop_assert_eq!(t.globals_of(&pos, color, flying), t.globals(&view, g, flying), "{:?}", pos);
+                    proptest::prop_assert_eq!(t.globals_of(&pos, color, g, flying), t.globals(&view, g, flying), "{:?}", pos);
                 }
                 let moves = pos.legal_moves();
                 if moves.is_empty() {

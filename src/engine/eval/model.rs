@@ -15,7 +15,7 @@
 use super::features::{CONFIGURATIONS, GLOBALS, Global, MAX_REGIONS, Tables, View};
 use crate::rules::board::Position;
 use crate::rules::piece::Color;
-use crate::rules::variant::Variant;
+use crate::rules::variant::{RuleSet, Variant, with_rules};
 use thiserror::Error;
 
 /// Weights are kept in quarters of the evaluation's unit (a hundredth of a man).
@@ -83,7 +83,7 @@ enum Board {
 
 impl Board {
     /// The opening's and the ending's sums over the regions of `view`.
-    #[inline]
+    #[inline(always)]
     fn sums(&self, t: &Tables, view: &View) -> (i32, i32) {
         // The low half is the ending's sum, its borrow taken from the high half, the opening's.
         match self {
@@ -164,12 +164,18 @@ impl Model {
     /// The value of `pos` for the side to move, in hundredths of a man.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let g = pos.variant().geometry();
+        with_rules!(pos.variant(), R => self.evaluate_in::<R>(pos))
+    }
+
+    /// [`Model::evaluate`] compiled for one variant: its board's steps and masks are constants.
+    #[inline(always)]
+    fn evaluate_in<R: RuleSet>(&self, pos: &Position) -> i32 {
+        let g = R::RULES.geometry;
         let t = Tables::of(g);
-        let flying = pos.variant().rules().flying_kings;
+        let flying = R::RULES.flying_kings;
         let (mut opening, mut ending) = self.board.sums(t, &View::of(pos, Color::White));
-        let gw = t.globals_of(pos, Color::White, flying);
-        let gb = t.globals_of(pos, Color::Black, flying);
+        let gw = t.globals_of(pos, Color::White, g, flying);
+        let gb = t.globals_of(pos, Color::Black, g, flying);
         // Terms the weights do not have are zero: not added. Each phase's sum is far inside
         // 32 bits, so the low half is the ending's and the high half, its borrow returned, the
         // opening's.

@@ -22,6 +22,26 @@ impl Frame {
         }
     }
 
+    /// Sorts the moves after the first two, highest key first (a stable insertion sort: the
+    /// lists are short, and nothing is allocated). The first two are the highest already.
+    pub(super) fn sort_rest(&mut self) {
+        let n = self.moves.len();
+        if n <= 3 {
+            // At most one move after the first two.
+            return;
+        }
+        let order = &mut self.order[2..n];
+        for i in 1..order.len() {
+            let key = order[i];
+            let mut at = i;
+            while at > 0 && order[at - 1] < key {
+                order[at] = order[at - 1];
+                at -= 1;
+            }
+            order[at] = key;
+        }
+    }
+
     /// The index in the list of the `n`th move to try.
     #[inline(always)]
     pub(super) fn nth(&self, n: usize) -> usize {
@@ -40,12 +60,18 @@ const _: () = assert!(
         && (TABLE_MOVE as i64 + 1) * MAX_MOVES as i64 - 1 <= i32::MAX as i64
 );
 
+/// A move's origin and destination in one number (a killer move), so that one comparison
+/// tells whether a move is it.
+fn squares(from: u8, to: u8) -> u16 {
+    u16::from_le_bytes([from, to])
+}
+
 /// The bound of a move's history score.
 pub(super) const HISTORY_MAX: i32 = 1 << 14;
 
 /// Killer moves and history scores, by origin and destination square.
 pub(super) struct MoveOrdering {
-    killers: Vec<[(u8, u8); 2]>,
+    killers: Vec<[u16; 2]>,
     history: Box<[[i32; 64]; 64]>,
 }
 
@@ -53,7 +79,7 @@ impl MoveOrdering {
     /// Nothing learnt yet (a new game), for searches of up to `plies` plies.
     pub(super) fn new(plies: usize) -> MoveOrdering {
         MoveOrdering {
-            killers: vec![[(0, 0); 2]; plies],
+            killers: vec![[0; 2]; plies],
             history: Box::new([[0; 64]; 64]),
         }
     }
@@ -72,29 +98,46 @@ impl MoveOrdering {
     }
 
     /// Orders the frame's moves: the table's move, then captures by size, killers, then by
-    /// history (a stable insertion sort: the lists are short, and nothing is allocated).
+    /// history. Only the two highest go in front here: most nodes are cut off by one of them,
+    /// and the rest are sorted when a node reaches its third move ([`Frame::sort_rest`]). The
+    /// scores are chosen without a branch per move (which class a move falls in is as good as
+    /// a coin toss to the processor), and a node's moves are all captures or none (a capture is
+    /// forced), so that is asked once.
     pub(super) fn order(&self, frame: &mut Frame, tt_best: Option<usize>, ply: usize) {
         let Frame { moves, order } = frame;
-        for (i, m) in moves.iter().enumerate() {
-            let s = if Some(i) == tt_best {
-                TABLE_MOVE
-            } else if m.is_capture() {
-                CAPTURE + m.capture_count() as i32
-            } else if self.killers[ply][0] == (m.from, m.to) {
-                KILLER_1
-            } else if self.killers[ply][1] == (m.from, m.to) {
-                KILLER_2
-            } else {
-                self.history(m.from, m.to)
-            };
-            let key = s * MAX_MOVES as i32 + (MAX_MOVES - 1 - i) as i32;
-            let mut at = i;
-            while at > 0 && order[at - 1] < key {
-                order[at] = order[at - 1];
-                at -= 1;
+        let tt = tt_best.unwrap_or(usize::MAX);
+        let key = |s: i32, i: usize| s * MAX_MOVES as i32 + (MAX_MOVES - 1 - i) as i32;
+        if moves.as_slice().first().is_some_and(|m| m.is_capture()) {
+            for (i, m) in moves.iter().enumerate() {
+                let s = CAPTURE + m.capture_count() as i32;
+                order[i] = key(if i == tt { TABLE_MOVE } else { s }, i);
             }
-            order[at] = key;
+        } else {
+            let [k1, k2] = self.killers[ply];
+            for (i, m) in moves.iter().enumerate() {
+                let pair = squares(m.from, m.to);
+                let mut s = self.history(m.from, m.to);
+                s = if pair == k2 { KILLER_2 } else { s };
+                s = if pair == k1 { KILLER_1 } else { s };
+                order[i] = key(if i == tt { TABLE_MOVE } else { s }, i);
+            }
         }
+        let n = moves.len();
+        if n < 2 {
+            return;
+        }
+        // The two highest keys (all differ: each holds its move's place), by minimum and
+        // maximum, then moved to the front; a key tells its place in the list.
+        let (mut first, mut second) = (order[0].max(order[1]), order[0].min(order[1]));
+        for &k in &order[2..n] {
+            second = second.max(k.min(first));
+            first = first.max(k);
+        }
+        let place = |k: i32| MAX_MOVES - 1 - (k as usize & (MAX_MOVES - 1));
+        let (a, b) = (place(first), place(second));
+        order.swap(0, a);
+        // The second highest may just have been moved from the front.
+        order.swap(1, if b == 0 { a } else { b });
     }
 
     /// The `n`th move tried (in `frame`'s order), a quiet one, cut off at `depth` and `ply`: it
@@ -103,9 +146,9 @@ impl MoveOrdering {
     pub(super) fn cut(&mut self, frame: &Frame, n: usize, depth: i32, ply: usize) {
         let mv = frame.moves.as_slice()[frame.nth(n)];
         let k = &mut self.killers[ply];
-        if k[0] != (mv.from, mv.to) {
+        if k[0] != squares(mv.from, mv.to) {
             k[1] = k[0];
-            k[0] = (mv.from, mv.to);
+            k[0] = squares(mv.from, mv.to);
         }
         let bonus = depth * depth;
         for k in 0..n {
@@ -125,19 +168,74 @@ mod tests {
     fn the_table_move_then_killers_then_history_and_ties_in_list_order() {
         let mut frame = Frame::new();
         // Six quiet moves, listed 0..6.
-        let squares: [(u8, u8); 6] = [(31, 27), (32, 27), (32, 28), (33, 28), (33, 29), (34, 29)];
-        for (from, to) in squares {
+        let pairs: [(u8, u8); 6] = [(31, 27), (32, 27), (32, 28), (33, 28), (33, 29), (34, 29)];
+        for (from, to) in pairs {
             frame
                 .moves
                 .push(Move::quiet(u32::from(from), u32::from(to), 5));
         }
         let mut ordering = MoveOrdering::new(4);
         // Move 4 a killer, move 2 the second; move 5 has a good history, moves 0 and 1 none.
-        ordering.killers[1] = [squares[4], squares[2]];
-        ordering.reward(squares[5].0, squares[5].1, 100);
+        ordering.killers[1] = [
+            squares(pairs[4].0, pairs[4].1),
+            squares(pairs[2].0, pairs[2].1),
+        ];
+        ordering.reward(pairs[5].0, pairs[5].1, 100);
         ordering.order(&mut frame, Some(3), 1);
+        // The two highest are in front before the rest is sorted.
+        assert_eq!((frame.nth(0), frame.nth(1)), (3, 4));
+        frame.sort_rest();
         let tried: Vec<usize> = (0..6).map(|n| frame.nth(n)).collect();
         // The table's move, the killers, history 100, then the two at 0 in the order listed.
         assert_eq!(tried, vec![3, 4, 2, 5, 0, 1]);
+    }
+
+    proptest::proptest! {
+        /// The two highest put in front, then the rest sorted, give the order of one stable
+        /// sort of the moves by class (the table's move, the first killer, the second, then
+        /// history), ties in list order.
+        #[test]
+        fn the_order_is_one_stable_sort_by_class_and_history(
+            pairs in proptest::collection::vec((0u8..50, 0u8..50), 1..40),
+            rewards in proptest::collection::vec((0usize..40, -400i32..400), 0..30),
+            tt in proptest::option::of(0usize..45),
+            killers in (0usize..45, 0usize..45),
+        ) {
+            let mut frame = Frame::new();
+            for &(from, to) in &pairs {
+                frame.moves.push(Move::quiet(u32::from(from), u32::from(to), 5));
+            }
+            let mut ordering = MoveOrdering::new(2);
+            for &(i, bonus) in &rewards {
+                if let Some(&(from, to)) = pairs.get(i) {
+                    ordering.reward(from, to, bonus);
+                }
+            }
+            // Killers from the list, or (an index past it) moves it does not hold.
+            let killer = |i: usize| pairs.get(i).map_or(squares(60, 61 + i as u8 % 2), |&(f, t)| squares(f, t));
+            let (k1, k2) = (killer(killers.0), killer(killers.1));
+            if k1 != k2 {
+                ordering.killers[1] = [k1, k2];
+            }
+            let [k1, k2] = ordering.killers[1];
+            let class = |i: usize| {
+                let (from, to) = pairs[i];
+                if Some(i) == tt {
+                    (3, 0)
+                } else if squares(from, to) == k1 {
+                    (2, 0)
+                } else if squares(from, to) == k2 {
+                    (1, 0)
+                } else {
+                    (0, ordering.history(from, to))
+                }
+            };
+            let mut expected: Vec<usize> = (0..pairs.len()).collect();
+            expected.sort_by_key(|&i| std::cmp::Reverse(class(i)));
+            ordering.order(&mut frame, tt.filter(|&t| t < pairs.len()), 1);
+            frame.sort_rest();
+            let tried: Vec<usize> = (0..pairs.len()).map(|n| frame.nth(n)).collect();
+            proptest::prop_assert_eq!(tried, expected);
+        }
     }
 }
