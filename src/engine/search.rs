@@ -420,6 +420,7 @@ impl Searcher {
             let mv = frame.moves.as_slice()[i];
             if n + 1 < frame.moves.len() {
                 if n == 1 {
+                    // The third move is needed now: the order past the first two was left.
                     frame.sort_rest();
                 }
                 let j = frame.nth(n + 1);

@@ -8,9 +8,10 @@ use crate::rules::moves::{MAX_MOVES, MoveList};
 /// no node builds a list (a move list is large: it has room for the most moves any position has).
 pub(super) struct Frame {
     pub(super) moves: MoveList,
-    /// Sort keys, highest first: a move's score times [`MAX_MOVES`] plus its place from the end
-    /// of the list, so that of two moves with the same score the one listed first goes first,
-    /// and the move is read back from the key (one word a move to sort, not two).
+    /// Sort keys, highest first (after [`MoveOrdering::order`] only the first two; the rest once
+    /// [`Frame::sort_rest`] has run): a move's score times [`MAX_MOVES`] plus its place from the
+    /// end of the list, so that of two moves with the same score the one listed first goes
+    /// first, and the move is read back from the key (one word a move to sort, not two).
     order: [i32; MAX_MOVES],
 }
 
@@ -22,8 +23,8 @@ impl Frame {
         }
     }
 
-    /// Sorts the moves after the first two, highest key first (a stable insertion sort: the
-    /// lists are short, and nothing is allocated). The first two are the highest already.
+    /// Sorts the moves after the first two, highest key first (an insertion sort: the lists are
+    /// short, and nothing is allocated); [`MoveOrdering::order`] put the two highest in front.
     pub(super) fn sort_rest(&mut self) {
         let n = self.moves.len();
         if n <= 3 {
