@@ -7,6 +7,8 @@
 #    Woldouby), beside Moby Dam's own 10-second search of each (from its engine.log) when
 #    ../shared/peers is present.
 # Usage: scripts/bench.sh [international-depth] [frisian-depth] [english-depth] [tb-pieces]
+# SEARCH_RUNS=N searches each position N times (default 1) and ends with the median of each
+# position's ratios: on a shared machine one run's ratio moves by a tenth or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -54,27 +56,42 @@ moby_search() {
   (cd "$2" && timeout 60 ${side_by_side:+taskset -c 1} "$mobydam" -t 22 -o "$1" \
     </dev/null >/dev/null 2>&1 || true)
 }
-for i in "${!positions[@]}"; do
-  fen=${positions[$i]}
-  work=$(mktemp -d "$dir/mobydam.XXXX")
-  if [[ -n $side_by_side ]]; then
-    moby_search "$fen" "$work" &
-  fi
-  ours=$(${side_by_side:+taskset -c 0} "$bin" engine analyse --variant international --fen "$fen" \
-    --time 10 --hash 64 | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
-  printf 'search %-11s ours    %s\n' "${names[$i]}" "$ours"
-  [[ -n $mobydam ]] || continue
-  if [[ -n $side_by_side ]]; then
-    wait
-  else
-    moby_search "$fen" "$work"
-  fi
-  awk -v ours="$ours" -v name="${names[$i]}" '
-       /^reached depth=/ { split($2, d, "="); depth = d[2] }
-       /^nodes total=/ { split($2, n, "="); nodes = n[2] }
-       END {
-         split(ours, o, "nps="); rate = nodes / 10
-         printf "search %-11s mobydam depth=%s nodes=%s nps=%.0f   ours/mobydam=%.2f\n",
-                name, depth, nodes, rate, (rate > 0 ? o[2] / rate : 0)
-       }' "$work/engine.log"
+runs=${SEARCH_RUNS:-1}
+declare -A ratios
+for ((run = 1; run <= runs; run++)); do
+  for i in "${!positions[@]}"; do
+    fen=${positions[$i]}
+    work=$(mktemp -d "$dir/mobydam.XXXX")
+    if [[ -n $side_by_side ]]; then
+      moby_search "$fen" "$work" &
+    fi
+    ours=$(${side_by_side:+taskset -c 0} "$bin" engine analyse --variant international --fen "$fen" \
+      --time 10 --hash 64 | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
+    printf 'search %-11s ours    %s\n' "${names[$i]}" "$ours"
+    [[ -n $mobydam ]] || continue
+    if [[ -n $side_by_side ]]; then
+      wait
+    else
+      moby_search "$fen" "$work"
+    fi
+    line=$(awk -v ours="$ours" -v name="${names[$i]}" '
+         /^reached depth=/ { split($2, d, "="); depth = d[2] }
+         /^nodes total=/ { split($2, n, "="); nodes = n[2] }
+         END {
+           split(ours, o, "nps="); rate = nodes / 10
+           printf "search %-11s mobydam depth=%s nodes=%s nps=%.0f   ours/mobydam=%.2f\n",
+                  name, depth, nodes, rate, (rate > 0 ? o[2] / rate : 0)
+         }' "$work/engine.log")
+    echo "$line"
+    ratios[$i]+="${line##*=} "
+  done
 done
+if ((runs > 1)) && [[ -n $mobydam ]]; then
+  for i in "${!positions[@]}"; do
+    # The median of the runs' ratios (the mean of the middle two for an even count).
+    printf 'search %-11s median of %d runs: ours/mobydam=%s (each: %s)\n' "${names[$i]}" "$runs" \
+      "$(tr ' ' '\n' <<<"${ratios[$i]}" | grep . | sort -n |
+        awk '{ r[NR] = $1 } END { printf "%.2f", (r[int((NR + 1) / 2)] + r[int(NR / 2) + 1]) / 2 }')" \
+      "${ratios[$i]% }"
+  done
+fi
