@@ -290,19 +290,15 @@ impl<'a> CaptureSearch<'a> {
         let g = self.geometry;
         // Most landing squares end the capture; one look at the neighbours settles those.
         let near = g.around[usize::from(dirs.len() > 4)][at as usize];
-        if near & self.them & !captured == 0 {
-            if n > 0 {
-                self.record::<R>(at, captured, n);
-            }
-            return;
-        }
         // The directions a jump goes in, found without a branch per direction (whether one has a
         // piece to take is as good as a coin toss to the processor).
         let mut jumps = 0u32;
-        for (k, &d) in dirs.iter().enumerate() {
-            let victim = g.step[d][at as usize] & self.them & !captured;
-            let landing = g.jump[d][at as usize] & self.empty;
-            jumps |= u32::from((victim != 0) & (landing != 0)) << k;
+        if near & self.them & !captured != 0 {
+            for (k, &d) in dirs.iter().enumerate() {
+                let victim = g.step[d][at as usize] & self.them & !captured;
+                let landing = g.jump[d][at as usize] & self.empty;
+                jumps |= u32::from((victim != 0) & (landing != 0)) << k;
+            }
         }
         if jumps == 0 {
             if n > 0 {

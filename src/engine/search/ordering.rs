@@ -2,7 +2,7 @@
 //! per ply, then quiet moves by their history scores — what the search learnt from earlier
 //! cutoffs, kept between the searches of one game.
 
-use crate::rules::moves::{MAX_MOVES, MoveList};
+use crate::rules::moves::{MAX_MOVES, Move, MoveList};
 
 /// One ply's room: its moves and the order to try them in, kept for the whole search so that
 /// no node builds a list (a move list is large: it has room for the most moves any position has).
@@ -107,21 +107,16 @@ impl MoveOrdering {
     pub(super) fn order(&self, frame: &mut Frame, tt_best: Option<usize>, ply: usize) {
         let Frame { moves, order } = frame;
         let tt = tt_best.unwrap_or(usize::MAX);
-        let key = |s: i32, i: usize| s * MAX_MOVES as i32 + (MAX_MOVES - 1 - i) as i32;
         if moves.as_slice().first().is_some_and(|m| m.is_capture()) {
-            for (i, m) in moves.iter().enumerate() {
-                let s = CAPTURE + m.capture_count() as i32;
-                order[i] = key(if i == tt { TABLE_MOVE } else { s }, i);
-            }
+            keys(moves, order, tt, |m| CAPTURE + m.capture_count() as i32);
         } else {
             let [k1, k2] = self.killers[ply];
-            for (i, m) in moves.iter().enumerate() {
+            keys(moves, order, tt, |m| {
                 let pair = squares(m.from, m.to);
-                let mut s = self.history(m.from, m.to);
-                s = if pair == k2 { KILLER_2 } else { s };
-                s = if pair == k1 { KILLER_1 } else { s };
-                order[i] = key(if i == tt { TABLE_MOVE } else { s }, i);
-            }
+                let s = self.history(m.from, m.to);
+                let s = if pair == k2 { KILLER_2 } else { s };
+                if pair == k1 { KILLER_1 } else { s }
+            });
         }
         let n = moves.len();
         if n < 2 {
@@ -160,10 +155,20 @@ impl MoveOrdering {
     }
 }
 
+/// Writes each move's sort key: its `score` (the table's move's above every other) times
+/// [`MAX_MOVES`] plus its place from the end of the list.
+#[inline(always)]
+fn keys(moves: &MoveList, order: &mut [i32; MAX_MOVES], tt: usize, score: impl Fn(&Move) -> i32) {
+    for (i, m) in moves.iter().enumerate() {
+        let s = score(m);
+        order[i] =
+            (if i == tt { TABLE_MOVE } else { s }) * MAX_MOVES as i32 + (MAX_MOVES - 1 - i) as i32;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::moves::Move;
 
     #[test]
     fn the_table_move_then_killers_then_history_and_ties_in_list_order() {
