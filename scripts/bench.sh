@@ -11,6 +11,11 @@
 # position's ratios: on a shared machine one run's ratio moves by a tenth or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+runs=${SEARCH_RUNS:-1}
+if ! [[ $runs =~ ^[1-9][0-9]{0,2}$ ]]; then
+  echo "SEARCH_RUNS must be a whole number from 1 to 999, not '$runs'" >&2
+  exit 2
+fi
 cargo build --release --quiet
 bin=target/release/draughts
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
@@ -56,7 +61,6 @@ moby_search() {
   (cd "$2" && timeout 60 ${side_by_side:+taskset -c 1} "$mobydam" -t 22 -o "$1" \
     </dev/null >/dev/null 2>&1 || true)
 }
-runs=${SEARCH_RUNS:-1}
 declare -A ratios
 for ((run = 1; run <= runs; run++)); do
   for i in "${!positions[@]}"; do
