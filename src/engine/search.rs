@@ -7,7 +7,9 @@
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
+use crate::rules::movegen::{generate, has_capture, make, quiet_move_count};
 use crate::rules::moves::{Move, MoveList};
+use crate::rules::variant::{RuleSet, with_rules};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
 use ordering::{Frame, MoveOrdering};
 pub use score::{MATE, TB_WIN, is_decisive};
@@ -174,23 +176,26 @@ impl Searcher {
         self.model = model;
     }
 
-    /// The weights that value `pos`: those set for its variant, else the shipped ones.
-    fn model(&self, pos: &Position) -> &Model {
+    /// The weights that value the positions of the variant `R`: those set for it, else the
+    /// shipped ones.
+    #[inline(always)]
+    fn model_of<R: RuleSet>(&self) -> &Model {
         match &self.model {
-            Some(m) if m.variant() == pos.variant() => m,
-            _ => builtin(pos.variant()),
+            Some(m) if m.variant() == R::VARIANT => m,
+            _ => builtin(R::VARIANT),
         }
     }
 
-    fn evaluate(&self, pos: &Position) -> i32 {
-        self.model(pos).evaluate(pos)
+    /// The value of `pos`, a position of the variant `R`.
+    fn evaluate<R: RuleSet>(&self, pos: &Position) -> i32 {
+        self.model_of::<R>().evaluate_in::<R>(pos)
     }
 
     /// The value of the pieces alone, as [`Searcher::evaluate`] weighs them (`None` for weights
     /// without their terms).
     #[inline]
-    fn material(&self, pos: &Position) -> Option<i32> {
-        self.model(pos).material(pos)
+    fn material<R: RuleSet>(&self, pos: &Position) -> Option<i32> {
+        self.model_of::<R>().material(pos)
     }
 
     /// The flag that stops the search at once when set (from any thread).
@@ -248,7 +253,7 @@ impl Searcher {
     /// `reversible` plies (king moves without capture) lead to it, the only ones in which a
     /// position can repeat. `frames` holds this ply's frame and those of the plies below it.
     #[allow(clippy::too_many_arguments)]
-    fn negamax(
+    fn negamax<R: RuleSet>(
         &mut self,
         frames: &mut [Frame],
         pos: &Position,
@@ -295,11 +300,11 @@ impl Searcher {
         if ply > 0
             && depth >= PROBCUT_DEPTH
             && beta - alpha == 1
-            && pos.piece_count() * 5 < pos.variant().rules().pieces_per_side * 2 * 4
+            && pos.piece_count() * 5 < R::RULES.pieces_per_side * 2 * 4
             && !is_decisive(beta + PROBCUT_MARGIN)
         {
             let bound = beta + PROBCUT_MARGIN;
-            let score = self.negamax(
+            let score = self.negamax::<R>(
                 frames,
                 pos,
                 key,
@@ -323,12 +328,12 @@ impl Searcher {
         if depth < 1
             && ply > 0
             && ply < MAX_PLY - 1
-            && pos.quiet_move_count().is_some_and(|n| n > 1)
+            && quiet_move_count::<R>(pos).is_some_and(|n| n > 1)
         {
             if let Some(v) = self.probe(pos, ply as i32) {
                 return v;
             }
-            if let Some(material) = self.material(pos) {
+            if let Some(material) = self.material::<R>(pos) {
                 if material - LAZY_MARGIN >= beta {
                     return beta;
                 }
@@ -336,12 +341,12 @@ impl Searcher {
                     return alpha;
                 }
             }
-            return self.evaluate(pos);
+            return self.evaluate::<R>(pos);
         }
         let (frame, deeper) = frames
             .split_first_mut()
             .expect("a frame per ply: the search returns before MAX_PLY");
-        pos.generate_into(&mut frame.moves);
+        generate::<R>(pos, &mut frame.moves);
         if frame.moves.is_empty() {
             return -MATE + ply as i32;
         }
@@ -353,7 +358,7 @@ impl Searcher {
             return v;
         }
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+            return self.evaluate::<R>(pos);
         }
         // Captures are forced, so a position with one is never a leaf; a single reply costs
         // no depth either (a forced line is as good as one move). The table keeps the depth
@@ -373,7 +378,7 @@ impl Searcher {
             && let Some(mv) = entry.and_then(|e| frame.moves.as_slice().get(e.best as usize))
         {
             let mut scratch = (*pos, key);
-            self.child_of(pos, key, mv, false, &mut scratch);
+            self.child_of::<R>(pos, key, mv, false, &mut scratch);
         }
         // Enhanced transposition cutoff: at a deep node that only has to prove `beta`, a child
         // the table already proves to refute the opponent spares searching the others first.
@@ -385,7 +390,7 @@ impl Searcher {
             let mut scratch = (*pos, key);
             for (b, batch) in frame.moves.as_slice().chunks(BATCH).enumerate() {
                 for (k, mv) in keys.iter_mut().zip(batch) {
-                    self.child_of(pos, key, mv, false, &mut scratch);
+                    self.child_of::<R>(pos, key, mv, false, &mut scratch);
                     *k = scratch.1;
                 }
                 for (k, &child) in keys[..batch.len()].iter().enumerate() {
@@ -414,7 +419,7 @@ impl Searcher {
         let first = frame.moves.as_slice()[frame.nth(0)];
         // The second slot holds the parent until the first move made ahead is written over it.
         let mut kids = [(*pos, key); 2];
-        self.child_of(pos, key, &first, leaf, &mut kids[0]);
+        self.child_of::<R>(pos, key, &first, leaf, &mut kids[0]);
         for n in 0..frame.moves.len() {
             let i = frame.nth(n);
             let mv = frame.moves.as_slice()[i];
@@ -425,7 +430,7 @@ impl Searcher {
                 }
                 let j = frame.nth(n + 1);
                 let ahead = &frame.moves.as_slice()[j];
-                self.child_of(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
+                self.child_of::<R>(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }
             let (next, next_key) = (&kids[n & 1].0, kids[n & 1].1);
             let next_reversible = if is_reversible(pos, &mv) {
@@ -435,7 +440,7 @@ impl Searcher {
             };
             self.path.push(next_key);
             let mut child = |s: &mut Searcher, depth: i32, alpha: i32, beta: i32| {
-                -s.negamax(
+                -s.negamax::<R>(
                     deeper,
                     next,
                     next_key,
@@ -451,7 +456,8 @@ impl Searcher {
                 score = child(self, depth - 1, -beta, -alpha);
             } else {
                 // Late quiet moves are searched less deeply first.
-                let reduce = if depth >= 3 && n >= 3 && !mv.is_capture() && !next.has_capture() {
+                let reduce = if depth >= 3 && n >= 3 && !mv.is_capture() && !has_capture::<R>(next)
+                {
                     1 + i32::from(n >= 8 && depth >= 6)
                 } else {
                     0
@@ -523,8 +529,15 @@ impl Searcher {
     /// the true ones by one constant (a hash folds in only what a move changes), so the
     /// repetitions among them are still found.
     #[inline(always)]
-    fn child_of(&self, pos: &Position, key: u64, mv: &Move, leaf: bool, child: &mut Child) {
-        child.0 = pos.play(mv);
+    fn child_of<R: RuleSet>(
+        &self,
+        pos: &Position,
+        key: u64,
+        mv: &Move,
+        leaf: bool,
+        child: &mut Child,
+    ) {
+        child.0 = make::<R>(pos, mv);
         child.1 = if leaf & !is_reversible(pos, mv) {
             0
         } else {
@@ -660,7 +673,7 @@ impl Searcher {
                 (-INF, INF)
             };
             let score = loop {
-                let score = self.negamax(
+                let score = with_rules!(root.variant(), R => self.negamax::<R>(
                     &mut frames,
                     root,
                     root_key,
@@ -669,7 +682,7 @@ impl Searcher {
                     high,
                     0,
                     reversible,
-                );
+                ));
                 if self.aborted || (low < score && score < high) {
                     break score;
                 }
@@ -755,7 +768,7 @@ impl Searcher {
         let reversible = self.path.len() - 1;
         let first = 1 + i32::from(index.is_multiple_of(2));
         for depth in first..MAX_PLY as i32 - 2 {
-            self.negamax(
+            with_rules!(root.variant(), R => self.negamax::<R>(
                 &mut frames,
                 root,
                 root.zobrist(),
@@ -764,7 +777,7 @@ impl Searcher {
                 INF,
                 0,
                 reversible,
-            );
+            ));
             if self.aborted {
                 break;
             }

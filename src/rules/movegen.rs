@@ -184,7 +184,7 @@ pub(crate) fn has_capture<R: RuleSet>(pos: &Position) -> bool {
 
 /// Simple moves counted, unless the side to move must capture.
 #[inline]
-fn quiet_move_count<R: RuleSet>(pos: &Position) -> Option<u64> {
+pub(crate) fn quiet_move_count<R: RuleSet>(pos: &Position) -> Option<u64> {
     let s = sides::<R>(pos);
     let (men, kings) = capturers::<R>(pos, &s);
     (men | kings == 0).then(|| count_quiet::<R>(pos, &s))

@@ -86,6 +86,8 @@ const ENGLISH: Rules = Rules {
 /// A variant's rules as a type, so that move generation is compiled once per variant with
 /// every rule difference folded to a constant.
 pub(crate) trait RuleSet: 'static {
+    /// The variant these rules are.
+    const VARIANT: Variant;
     const RULES: Rules;
 }
 
@@ -94,12 +96,15 @@ pub(crate) struct FrisianRules;
 pub(crate) struct EnglishRules;
 
 impl RuleSet for InternationalRules {
+    const VARIANT: Variant = Variant::International;
     const RULES: Rules = INTERNATIONAL;
 }
 impl RuleSet for FrisianRules {
+    const VARIANT: Variant = Variant::Frisian;
     const RULES: Rules = FRISIAN;
 }
 impl RuleSet for EnglishRules {
+    const VARIANT: Variant = Variant::English;
     const RULES: Rules = ENGLISH;
 }
 

@@ -169,7 +169,7 @@ impl Model {
 
     /// [`Model::evaluate`] compiled for one variant: its board's steps and masks are constants.
     #[inline(always)]
-    fn evaluate_in<R: RuleSet>(&self, pos: &Position) -> i32 {
+    pub(crate) fn evaluate_in<R: RuleSet>(&self, pos: &Position) -> i32 {
         let g = R::RULES.geometry;
         let t = Tables::of(g);
         let flying = R::RULES.flying_kings;

@@ -1,6 +1,6 @@
 use super::*;
 use crate::rules::notation::{parse_fen, to_fen};
-use crate::rules::variant::Variant;
+use crate::rules::variant::{InternationalRules, Variant};
 
 fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
     search_on(v, fen, depth, 1)
@@ -459,14 +459,14 @@ fn a_quiet_leaf_far_outside_the_window_is_judged_by_its_material() {
     assert!(pos.quiet_move_count().is_some_and(|n| n > 1));
     let mut s = Searcher::new(1, None);
     let material = s
-        .material(&pos)
+        .material::<InternationalRules>(&pos)
         .expect("the shipped weights value men and kings");
     assert!(material >= 2 * 90, "two men up is worth {material}");
-    let full = s.evaluate(&pos);
+    let full = s.evaluate::<InternationalRules>(&pos);
     let mut frames = std::mem::take(&mut s.frames);
     s.path = vec![pos.zobrist(); 2];
     let mut leaf = |s: &mut Searcher, alpha: i32, beta: i32| {
-        s.negamax(&mut frames, &pos, pos.zobrist(), 0, alpha, beta, 1, 0)
+        s.negamax::<InternationalRules>(&mut frames, &pos, pos.zobrist(), 0, alpha, beta, 1, 0)
     };
     // Far above the window, far below it: the window's bound, the evaluation never asked.
     let beta = material - LAZY_MARGIN;
@@ -490,7 +490,7 @@ fn below_the_horizon_the_search_needs_no_true_hash() {
                     let mut s = Searcher::new(1, None);
                     let mut frames = std::mem::take(&mut s.frames);
                     s.path = vec![pos.zobrist() ^ 1, key];
-                    let score = s.negamax(&mut frames, &pos, key, 0, alpha, beta, 1, 0);
+                    let score = with_rules!(v, R => s.negamax::<R>(&mut frames, &pos, key, 0, alpha, beta, 1, 0));
                     (score, s.nodes)
                 };
                 let truth = run(pos.zobrist());
