@@ -353,11 +353,8 @@ impl Tables {
         flying_kings: bool,
     ) -> [i32; GLOBALS] {
         let o = &self.orientations[usize::from(DOWN)];
-        let (ahead, behind) = if DOWN {
-            ([DR, DL], [UL, UR])
-        } else {
-            ([UL, UR], [DR, DL])
-        };
+        // The directions that lead back from a square to the squares a man steps from onto it.
+        let behind = if DOWN { [UL, UR] } else { [DR, DL] };
         let mut out = [0; GLOBALS];
         let men = v.men.count_ones() as i32;
         out[Global::Man as usize] = men;
@@ -371,12 +368,14 @@ impl Tables {
         let opp = v.opp_men | v.opp_kings;
         let occupied = v.men | v.kings | opp;
         let empty = g.board & !occupied;
-        out[Global::ManMoves as usize] = ((g.shift(v.men, ahead[0]) & empty).count_ones()
-            + (g.shift(v.men, ahead[1]) & empty).count_ones())
-            as i32;
+        // The squares with an empty square ahead one way, and the other: a man there has that
+        // step (the same count as the steps' targets, with shifts the frozen men need anyway).
+        let free = [g.shift(empty, behind[0]), g.shift(empty, behind[1])];
+        out[Global::ManMoves as usize] =
+            ((v.men & free[0]).count_ones() + (v.men & free[1]).count_ones()) as i32;
         // The squares with a square ahead in `set`.
         let below = |set: u64| g.shift(set, behind[0]) | g.shift(set, behind[1]);
-        let step_free = below(empty);
+        let step_free = free[0] | free[1];
         out[Global::Frozen as usize] = (v.men & !step_free).count_ones() as i32;
         if v.kings != 0 && v.opp_kings != 0 {
             out[Global::MenAmongKings as usize] = men;
