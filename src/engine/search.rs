@@ -2,7 +2,9 @@
 //! capture sequences always searched to the end, killer and history move ordering, late-move
 //! reductions, repetition detection, and exact tablebase values inside the tree; on more than
 //! one thread, lazy SMP: helper threads search the same root a ply ahead, sharing only the
-//! transposition table, and the main thread's result is the search's.
+//! transposition table, and the main thread's result is the search's. The tree search is
+//! compiled once per variant (its rules as a type), so a node calls its variant's move
+//! generator, move making and evaluation directly.
 
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
@@ -252,6 +254,7 @@ impl Searcher {
     /// The value of `pos` (hash `key`) searched `depth` plies deep within `alpha`..`beta`;
     /// `reversible` plies (king moves without capture) lead to it, the only ones in which a
     /// position can repeat. `frames` holds this ply's frame and those of the plies below it.
+    /// Compiled once per variant: `R` is `pos`'s rules, chosen once at the root.
     #[allow(clippy::too_many_arguments)]
     fn negamax<R: RuleSet>(
         &mut self,
@@ -264,6 +267,11 @@ impl Searcher {
         ply: usize,
         reversible: usize,
     ) -> i32 {
+        debug_assert_eq!(
+            pos.variant(),
+            R::VARIANT,
+            "a search compiled for another variant"
+        );
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;

@@ -88,6 +88,7 @@ const ENGLISH: Rules = Rules {
 pub(crate) trait RuleSet: 'static {
     /// The variant these rules are.
     const VARIANT: Variant;
+    /// The variant's rules.
     const RULES: Rules;
 }
 
