@@ -13,12 +13,14 @@ use crate::rules::movegen::{generate, has_capture, make, quiet_move_count};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::variant::{RuleSet, with_rules};
 use crate::tablebase::{Dtw, Tablebase, Wdl};
+pub use limits::Limits;
 use ordering::{Frame, MoveOrdering};
+pub use report::{Info, Outcome};
 pub use score::{MATE, TB_WIN, is_decisive};
 use score::{MAX_PLY, from_table, table_cut, to_table};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// A child position and its hash.
 type Child = (Position, u64);
@@ -43,50 +45,6 @@ pub const MAX_THREADS: usize = 64;
 /// The table's size in MB unless asked otherwise: every engine seat (the play screen, matches,
 /// Hub and DXP) and analysis use it.
 pub const DEFAULT_TABLE_MB: usize = 64;
-
-/// What limits a search.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Limits {
-    /// Deepest iteration.
-    pub depth: Option<u32>,
-    /// Time to aim for; an unsettled search may use up to `max_time`.
-    pub time: Option<Duration>,
-    /// Time never to exceed.
-    pub max_time: Option<Duration>,
-    /// Nodes to search at most.
-    pub nodes: Option<u64>,
-}
-
-/// A progress report after each completed iteration.
-#[derive(Clone, Debug)]
-pub struct Info {
-    /// Iteration depth.
-    pub depth: u32,
-    /// Score for the side to move (hundredths of a man; near ±30000 a forced end, near ±20000 a
-    /// tablebase result).
-    pub score: i32,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Time so far.
-    pub time: Duration,
-    /// The principal variation.
-    pub pv: Vec<Move>,
-}
-
-/// The outcome of a search.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// The move to play (`None` only without legal moves).
-    pub best: Option<Move>,
-    /// Its score.
-    pub score: i32,
-    /// The deepest completed iteration.
-    pub depth: u32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// The principal variation.
-    pub pv: Vec<Move>,
-}
 
 /// A searcher: its table and ordering heuristics persist between searches of one game.
 pub struct Searcher {
@@ -811,7 +769,9 @@ impl Searcher {
     }
 }
 
+mod limits;
 mod ordering;
+mod report;
 mod score;
 
 /// Whether `mv` is a king's move without capture, after which the position before it can recur.

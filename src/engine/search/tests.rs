@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::notation::{parse_fen, to_fen};
 use crate::rules::variant::{InternationalRules, Variant};
+use std::time::Duration;
 
 fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
     search_on(v, fen, depth, 1)
