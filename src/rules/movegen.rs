@@ -28,12 +28,6 @@ impl Position {
         list
     }
 
-    /// All legal moves of the side to move, into `list` (emptied first): a caller that keeps
-    /// one list per ply, as a search does, never builds a new one.
-    pub fn generate_into(&self, list: &mut MoveList) {
-        with_rules!(self.variant, R => generate::<R>(self, list));
-    }
-
     /// Whether the side to move has a capture (and so must capture).
     pub fn has_capture(&self) -> bool {
         with_rules!(self.variant, R => has_capture::<R>(self))
@@ -620,11 +614,12 @@ pub(crate) fn route_matches<R: RuleSet>(pos: &Position, mv: &Move, stops: &[u8])
 
 #[cfg(test)]
 mod tests {
+    use super::generate;
     use crate::rules::board::Square;
     use crate::rules::moves::MoveList;
     use crate::rules::notation::{long_text, move_text, parse_fen, parse_move};
     use crate::rules::piece::Kind;
-    use crate::rules::variant::Variant;
+    use crate::rules::variant::{Variant, with_rules};
 
     fn moves(variant: Variant, fen: &str) -> Vec<String> {
         let pos = parse_fen(fen, variant).unwrap();
@@ -660,7 +655,8 @@ mod tests {
             (E, "B:W21-32:B1-12"),
         ] {
             let pos = parse_fen(fen, v).unwrap();
-            pos.generate_into(&mut reused);
+            // As the search calls it, one list per ply reused.
+            with_rules!(v, R => generate::<R>(&pos, &mut reused));
             assert_eq!(reused.as_slice(), pos.legal_moves().as_slice(), "{v} {fen}");
         }
     }

@@ -491,7 +491,9 @@ fn below_the_horizon_the_search_needs_no_true_hash() {
                     let mut s = Searcher::new(1, None);
                     let mut frames = std::mem::take(&mut s.frames);
                     s.path = vec![pos.zobrist() ^ 1, key];
-                    let score = with_rules!(v, R => s.negamax::<R>(&mut frames, &pos, key, 0, alpha, beta, 1, 0));
+                    let score = with_rules!(v, R => {
+                        s.negamax::<R>(&mut frames, &pos, key, 0, alpha, beta, 1, 0)
+                    });
                     (score, s.nodes)
                 };
                 let truth = run(pos.zobrist());
