@@ -155,7 +155,7 @@ impl Searcher {
     /// without their terms).
     #[inline]
     fn material<R: RuleSet>(&self, pos: &Position) -> Option<i32> {
-        self.model_of::<R>().material(pos)
+        self.model_of::<R>().material_in::<R>(pos)
     }
 
     /// The flag that stops the search at once when set (from any thread).

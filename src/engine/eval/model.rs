@@ -61,8 +61,6 @@ pub struct Model {
     /// [`Global::ALL`]: super::features::Global::ALL
     terms: usize,
     tempo: Phased<i16>,
-    /// The pieces on the board at the start: the opening weights' whole share.
-    full: i32,
     /// The whole-board terms' weights, both phases in one word (opening × 2³² + ending): one
     /// multiplication a term instead of two.
     packed_globals: [i64; GLOBALS],
@@ -134,7 +132,6 @@ impl Model {
             globals,
             terms,
             tempo: q(tempo),
-            full: full_board(variant),
         }
     }
 
@@ -170,6 +167,7 @@ impl Model {
     /// [`Model::evaluate`] compiled for one variant: its board's steps and masks are constants.
     #[inline(always)]
     pub(crate) fn evaluate_in<R: RuleSet>(&self, pos: &Position) -> i32 {
+        debug_assert_eq!(self.variant, R::VARIANT, "weights of another variant");
         let g = R::RULES.geometry;
         let t = Tables::of(g);
         let flying = R::RULES.flying_kings;
@@ -192,15 +190,7 @@ impl Model {
         }
         opening += i32::from(self.tempo[0]);
         ending += i32::from(self.tempo[1]);
-        self.blend(pos, opening, ending)
-    }
-
-    /// The opening's and the ending's values (in quanta) taken in proportion to the pieces
-    /// `pos` still has, in hundredths of a man.
-    #[inline]
-    fn blend(&self, pos: &Position, opening: i32, ending: i32) -> i32 {
-        let share = (pos.piece_count() as i32).min(self.full);
-        (opening * share + ending * (self.full - share)).div_euclid(QUANTUM * self.full)
+        blend::<R>(pos, opening, ending)
     }
 
     /// The value of the men and kings alone for the side to move, weighed as in
@@ -208,6 +198,13 @@ impl Model {
     /// when the weights have no men's and kings' terms (they would value every position at 0).
     #[inline]
     pub fn material(&self, pos: &Position) -> Option<i32> {
+        with_rules!(pos.variant(), R => self.material_in::<R>(pos))
+    }
+
+    /// [`Model::material`] compiled for one variant.
+    #[inline(always)]
+    pub(crate) fn material_in<R: RuleSet>(&self, pos: &Position) -> Option<i32> {
+        debug_assert_eq!(self.variant, R::VARIANT, "weights of another variant");
         if self.terms <= Global::King as usize {
             return None;
         }
@@ -223,7 +220,7 @@ impl Model {
             opening = -opening;
             ending = -ending;
         }
-        Some(self.blend(pos, opening, ending))
+        Some(blend::<R>(pos, opening, ending))
     }
 
     /// The file's bytes (compressed).
@@ -303,7 +300,6 @@ impl Model {
             globals,
             terms,
             tempo,
-            full: full_board(variant),
         })
     }
 }
@@ -344,9 +340,14 @@ fn pack(globals: &[Phased<i16>; GLOBALS]) -> [i64; GLOBALS] {
     globals.map(|[o, e]| (i64::from(o) << 32) + i64::from(e))
 }
 
-/// The pieces on the board at the start of a game.
-fn full_board(variant: Variant) -> i32 {
-    2 * variant.rules().pieces_per_side as i32
+/// The opening's and the ending's values (in quanta) taken in proportion to the pieces `pos`
+/// still has against the pieces of a full board, in hundredths of a man. The divisor is a
+/// constant of the variant, so the division compiles to a multiplication.
+#[inline(always)]
+fn blend<R: RuleSet>(pos: &Position, opening: i32, ending: i32) -> i32 {
+    let full = 2 * R::RULES.pieces_per_side as i32;
+    let share = (pos.piece_count() as i32).min(full);
+    (opening * share + ending * (full - share)).div_euclid(QUANTUM * full)
 }
 
 fn variant_code(v: Variant) -> u8 {
@@ -388,8 +389,9 @@ mod tests {
         }
         opening += i32::from(m.tempo[0]);
         ending += i32::from(m.tempo[1]);
-        let share = (pos.piece_count() as i32).min(m.full);
-        (opening * share + ending * (m.full - share)).div_euclid(QUANTUM * m.full)
+        let full = 2 * pos.variant().rules().pieces_per_side as i32;
+        let share = (pos.piece_count() as i32).min(full);
+        (opening * share + ending * (full - share)).div_euclid(QUANTUM * full)
     }
 
     #[test]
