@@ -249,17 +249,19 @@ impl Searcher {
                 return 0;
             }
         }
-        // The table first when the node is searched anyway (a hit spares the moves); a leaf
-        // never asks it.
-        let entry = if depth >= 1 {
-            let entry = self.table.probe(key);
+        // The table before anything else when the node is searched anyway (a hit spares the
+        // moves); a leaf never asks it. A node one or two plies from the horizon lists its moves
+        // first: its slot, asked for by its parent just before, is still on its way from memory,
+        // and the listing fills the wait (measured: 4% faster on the bench, 1% slower on the
+        // Woldouby position, whose shallow nodes the table cuts more often).
+        let late_probe = ply > 0 && (1..PROBCUT_DEPTH).contains(&depth);
+        let mut entry = None;
+        if depth >= 1 && !late_probe {
+            entry = self.table.probe(key);
             if let Some(score) = table_cut(entry, depth, alpha, beta, ply) {
                 return score;
             }
-            entry
-        } else {
-            None
-        };
+        }
         // ProbCut: at a node that only has to prove `beta`, a search of half the depth that
         // clears `beta` by a wide margin stands for the full one. Not in the opening, where
         // the evaluation's errors are the largest, nor near a proven result.
@@ -313,6 +315,12 @@ impl Searcher {
             .split_first_mut()
             .expect("a frame per ply: the search returns before MAX_PLY");
         generate::<R>(pos, &mut frame.moves);
+        if late_probe {
+            entry = self.table.probe(key);
+            if let Some(score) = table_cut(entry, depth, alpha, beta, ply) {
+                return score;
+            }
+        }
         if frame.moves.is_empty() {
             return -MATE + ply as i32;
         }
