@@ -260,15 +260,16 @@ impl<'a> CaptureSearch<'a> {
             self.best = key;
             self.list.clear();
         }
-        let mut path = [0u8; MAX_PATH];
-        path[..n - 1].copy_from_slice(&self.path[..n - 1]);
+        // The whole route array is copied, a copy of fixed size instead of a call to copy a
+        // length known only here; the squares past `n - 1` are left from other routes, and
+        // `path_len` keeps them from being read.
         let mv = Move {
             captured,
             from: self.from,
             to: to as u8,
             width: self.geometry.width as u8,
             path_len: (n - 1) as u8,
-            path,
+            path: self.path,
         };
         // Two routes with the same start, end and captured set take at least three pieces: with
         // two, taking them in the other order takes different squares.

@@ -24,6 +24,7 @@ pub struct Move {
     /// Dark squares per row of the board the move belongs to, to turn bits into square numbers.
     pub(crate) width: u8,
     pub(crate) path_len: u8,
+    /// The landings in `path[..path_len]`; what follows is unspecified and never read.
     pub(crate) path: [u8; MAX_PATH],
 }
 
