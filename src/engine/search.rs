@@ -12,7 +12,8 @@ use crate::rules::board::Position;
 use crate::rules::movegen::{generate, has_capture, make, quiet_move_count};
 use crate::rules::moves::{Move, MoveList};
 use crate::rules::variant::{RuleSet, with_rules};
-use crate::tablebase::{Dtw, Tablebase, Wdl};
+use crate::tablebase::Tablebase;
+use evals::Evals;
 pub use limits::Limits;
 use ordering::{Frame, MoveOrdering};
 pub use report::{Info, Outcome};
@@ -62,6 +63,8 @@ pub struct Searcher {
     frames: Vec<Frame>,
     /// Evaluation weights other than the shipped ones (training and matches between versions).
     model: Option<Arc<Model>>,
+    /// The values of the leaves evaluated lately.
+    evals: Evals,
     /// The other threads' searchers, sharing the table (empty on one thread).
     helpers: Vec<Searcher>,
     /// A helper's nodes so far, published every 1,024 nodes for the main thread's reports.
@@ -105,6 +108,7 @@ impl Searcher {
             aborted: false,
             frames: (0..MAX_PLY).map(|_| Frame::new()).collect(),
             model: None,
+            evals: Evals::new(),
             helpers: Vec::new(),
             counter: Arc::new(AtomicU64::new(0)),
             root_best: 0,
@@ -132,8 +136,10 @@ impl Searcher {
     pub fn set_model(&mut self, model: Option<Arc<Model>>) {
         for h in &mut self.helpers {
             h.model = model.clone();
+            h.evals.clear();
         }
         self.model = model;
+        self.evals.clear();
     }
 
     /// The weights that value the positions of the variant `R`: those set for it, else the
@@ -194,19 +200,6 @@ impl Searcher {
             }
         }
         self.aborted
-    }
-
-    /// Exact value of a position from the tablebases, if it is within them and quiet.
-    fn probe(&self, pos: &Position, ply: i32) -> Option<i32> {
-        let tb = self.tablebase.as_ref()?;
-        if pos.variant() != tb.variant() || pos.piece_count() > tb.max_pieces() {
-            return None;
-        }
-        Some(match tb.wdl(pos).ok()? {
-            Wdl::Win => TB_WIN - ply,
-            Wdl::Draw => 0,
-            Wdl::Loss => -TB_WIN + ply,
-        })
     }
 
     /// The value of `pos` (hash `key`) searched `depth` plies deep within `alpha`..`beta`;
@@ -310,7 +303,13 @@ impl Searcher {
                     return alpha;
                 }
             }
-            return self.evaluate::<R>(pos);
+            let k = evals::key::<R>(pos);
+            if let Some(v) = self.evals.get(k) {
+                return v;
+            }
+            let v = self.evaluate::<R>(pos);
+            self.evals.put(k, v);
+            return v;
         }
         let (frame, deeper) = frames
             .split_first_mut()
@@ -759,25 +758,10 @@ impl Searcher {
         }
         self.frames = frames;
     }
-
-    /// At the root of a position the tables hold: the move with the best distance (fastest win,
-    /// slowest loss, or any draw), and its score.
-    fn tablebase_move(&self, root: &Position) -> Option<(Move, i32)> {
-        let tb = self.tablebase.as_ref()?;
-        if root.variant() != tb.variant() || root.piece_count() > tb.max_pieces() {
-            return None;
-        }
-        tb.best_move(root).ok()?.map(|(m, d)| {
-            let score = match d {
-                Dtw::Win(p) => TB_WIN - p as i32,
-                Dtw::Draw => 0,
-                Dtw::Loss(p) => -TB_WIN + p as i32,
-            };
-            (m, score)
-        })
-    }
 }
 
+mod endgame;
+mod evals;
 mod limits;
 mod ordering;
 mod report;

@@ -1,6 +1,7 @@
 use super::*;
 use crate::rules::notation::{parse_fen, to_fen};
 use crate::rules::variant::{InternationalRules, Variant};
+use crate::tablebase::Dtw;
 use std::time::Duration;
 
 fn search(v: Variant, fen: &str, depth: u32) -> Outcome {
@@ -477,6 +478,30 @@ fn a_quiet_leaf_far_outside_the_window_is_judged_by_its_material() {
     // Within the margin, the whole evaluation.
     assert_eq!(leaf(&mut s, beta, beta + 1), full);
     assert_eq!(leaf(&mut s, alpha - 1, alpha), full);
+}
+
+#[test]
+fn a_leaf_met_again_keeps_its_value_until_the_weights_change() {
+    // A quiet leaf searched with a window around its value: the whole evaluation, kept; met
+    // again, the same value. New weights: their value, not the one kept for the old weights.
+    use crate::engine::eval::features::{CONFIGURATIONS, Tables};
+    let v = Variant::International;
+    let pos = parse_fen("W:W28,31,32,36,41:B3,8,12", v).unwrap();
+    let mut s = Searcher::new(1, None);
+    let mut frames = std::mem::take(&mut s.frames);
+    s.path = vec![pos.zobrist(); 2];
+    let mut leaf = |s: &mut Searcher| {
+        s.negamax::<InternationalRules>(&mut frames, &pos, pos.zobrist(), 0, -INF, INF, 1, 0)
+    };
+    let shipped = s.evaluate::<InternationalRules>(&pos);
+    assert_eq!(leaf(&mut s), shipped);
+    assert_eq!(leaf(&mut s), shipped);
+    // Men at 100 and kings at 300, nothing else: two men up is 200.
+    let n = Tables::of(v.geometry()).regions() * CONFIGURATIONS;
+    let material = Model::from_units(v, &vec![[0.0; 2]; n], &[[100.0; 2], [300.0; 2]], [0.0; 2]);
+    assert_ne!(shipped, 200);
+    s.set_model(Some(Arc::new(material)));
+    assert_eq!(leaf(&mut s), 200);
 }
 
 #[test]
