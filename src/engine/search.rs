@@ -387,23 +387,28 @@ impl Searcher {
         let mut best_index = frame.nth(0);
         // Each child's table slot is asked for one move ahead, while the move before it is
         // searched: a slot asked for just before its probe is still on its way from memory.
-        // The two children live in place, written once by the move and read from there (a
-        // position copied just after it was written waits for the writes to land).
+        // At the horizon the children read no table, so each is made when its turn comes (a
+        // node cut by its first move, the most common, then makes no second). The two children
+        // live in place, written once by the move and read from there (a position copied just
+        // after it was written waits for the writes to land).
         let leaf = depth <= 1;
         let first = frame.moves.as_slice()[frame.nth(0)];
         // The second slot holds the parent until the first move made ahead is written over it.
         let mut kids = [(*pos, key); 2];
         self.child_of::<R>(pos, key, &first, leaf, &mut kids[0]);
         for n in 0..frame.moves.len() {
+            if n == 1 {
+                // The third move is needed from now on: the order past the first two was left.
+                frame.sort_rest();
+            }
             let i = frame.nth(n);
             let mv = frame.moves.as_slice()[i];
-            if n + 1 < frame.moves.len() {
-                if n == 1 {
-                    // The third move is needed now: the order past the first two was left.
-                    frame.sort_rest();
+            if leaf {
+                if n > 0 {
+                    self.child_of::<R>(pos, key, &mv, leaf, &mut kids[n & 1]);
                 }
-                let j = frame.nth(n + 1);
-                let ahead = &frame.moves.as_slice()[j];
+            } else if n + 1 < frame.moves.len() {
+                let ahead = &frame.moves.as_slice()[frame.nth(n + 1)];
                 self.child_of::<R>(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }
             let (next, next_key) = (&kids[n & 1].0, kids[n & 1].1);
