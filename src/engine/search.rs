@@ -1,10 +1,10 @@
 //! The search: iterative deepening principal-variation search with a transposition table,
 //! capture sequences always searched to the end, killer and history move ordering, late-move
-//! reductions, repetition detection, and exact tablebase values inside the tree; on more than
-//! one thread, lazy SMP: helper threads search the same root a ply ahead, sharing only the
-//! transposition table, and the main thread's result is the search's. The tree search is
-//! compiled once per variant (its rules as a type), so a node calls its variant's move
-//! generator, move making and evaluation directly.
+//! reductions, repetition detection, exact tablebase values inside the tree and a cache of the
+//! leaves' values; on more than one thread, lazy SMP: helper threads search the same root a ply
+//! ahead, sharing only the transposition table, and the main thread's result is the search's.
+//! The tree search is compiled once per variant (its rules as a type), so a node calls its
+//! variant's move generator, move making and evaluation directly.
 
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
@@ -393,7 +393,7 @@ impl Searcher {
         // after it was written waits for the writes to land).
         let leaf = depth <= 1;
         let first = frame.moves.as_slice()[frame.nth(0)];
-        // The second slot holds the parent until the first move made ahead is written over it.
+        // The second slot holds the parent until the second child is written over it.
         let mut kids = [(*pos, key); 2];
         self.child_of::<R>(pos, key, &first, leaf, &mut kids[0]);
         for n in 0..frame.moves.len() {
