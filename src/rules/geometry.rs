@@ -185,6 +185,22 @@ impl Geometry {
         }
     }
 
+    /// Moves every bit of `b` one step in the diagonal direction `d` without the edge mask: a
+    /// bit that leaves the board lands on a ghost bit or past the board's bits, never on a square
+    /// (the layout's ghost bit after every pair of rows is there for that), so the result taken
+    /// with a set of squares is [`Geometry::shift`]'s. For the capture test, which every node
+    /// runs and whose every result is taken with such a set.
+    #[inline(always)]
+    pub fn shift_diagonal(&self, b: u64, d: usize) -> u64 {
+        debug_assert!(d < 4, "a diagonal direction");
+        let off = self.offset[d];
+        if towards_higher_bits(d) {
+            b << off
+        } else {
+            b >> -off
+        }
+    }
+
     /// What a flying piece on bit `at` sees in direction `d` among the `occupied` squares: the
     /// empty squares up to the first occupied one, and that square (0 when the ray meets none).
     /// One look-up and a bit scan instead of a step per square: kings cross the board.
@@ -273,6 +289,13 @@ mod tests {
                     None => assert_eq!(shifted, 0, "square {n} dir {d} should leave the board"),
                 }
                 assert_eq!(g.step[d][bit as usize], shifted);
+                if d < 4 {
+                    assert_eq!(
+                        g.shift_diagonal(1 << bit, d) & g.board,
+                        shifted,
+                        "square {n} dir {d} unmasked"
+                    );
+                }
                 assert_eq!(g.jump[d][bit as usize], g.shift(shifted, d));
                 let mut beyond = 0;
                 let mut at = shifted;

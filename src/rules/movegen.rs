@@ -109,14 +109,21 @@ fn sides<R: RuleSet>(pos: &Position) -> Sides {
     }
 }
 
-/// For each man capture direction: the squares from which a man could jump that way.
+/// For each man capture direction: the squares from which a man could jump that way (with, in
+/// a diagonal direction, bits off the board that every use takes away with a set of squares).
 #[inline(always)]
 fn jump_sources<R: RuleSet>(side: Color, s: &Sides) -> [u64; 8] {
     let g = R::RULES.geometry;
     let mut from = [0u64; 8];
     for &d in man_capture_dirs::<R>(side) {
         let back = REVERSE[d];
-        from[d] = g.shift(g.shift(s.empty, back) & s.them, back);
+        // Diagonal steps need no edge mask (see `Geometry::shift_diagonal`): the first step's
+        // result is taken with the opposing pieces, the second's with the men or the landings.
+        from[d] = if d < 4 {
+            g.shift_diagonal(g.shift_diagonal(s.empty, back) & s.them, back)
+        } else {
+            g.shift(g.shift(s.empty, back) & s.them, back)
+        };
     }
     from
 }
