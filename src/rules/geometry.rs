@@ -28,6 +28,12 @@ pub const LEFT: usize = 6;
 /// Right two files, same row.
 pub const RIGHT: usize = 7;
 
+/// Whether `d` is one of the four diagonal directions (the first four).
+#[inline(always)]
+pub const fn is_diagonal(d: usize) -> bool {
+    d < 4
+}
+
 /// Whether a step in direction `d` goes to a higher bit (down the board, or right).
 #[inline(always)]
 const fn towards_higher_bits(d: usize) -> bool {
@@ -136,7 +142,7 @@ impl Geometry {
                 if let Some(n) = index_at(row + dr, file + df, w) {
                     can_step[d] |= 1 << bit;
                     step[d][bit as usize] = 1 << bit_index(n, w);
-                    if d < 4 {
+                    if is_diagonal(d) {
                         around[0][bit as usize] |= 1 << bit_index(n, w);
                     }
                     around[1][bit as usize] |= 1 << bit_index(n, w);
@@ -174,15 +180,7 @@ impl Geometry {
     /// Moves every bit of `b` one step in direction `d`, dropping bits that would leave the board.
     #[inline(always)]
     pub fn shift(&self, b: u64, d: usize) -> u64 {
-        let off = self.offset[d];
-        let b = b & self.can_step[d];
-        // The sign told by the direction, not read from the table: with a direction known where
-        // the shift is written, the branch goes, even on a board known only at run time.
-        if towards_higher_bits(d) {
-            b << off
-        } else {
-            b >> -off
-        }
+        self.step_bits(b & self.can_step[d], d)
     }
 
     /// Moves every bit of `b` one step in the diagonal direction `d` without the edge mask: a
@@ -192,8 +190,16 @@ impl Geometry {
     /// runs and whose every result is taken with such a set.
     #[inline(always)]
     pub fn shift_diagonal(&self, b: u64, d: usize) -> u64 {
-        debug_assert!(d < 4, "a diagonal direction");
+        debug_assert!(is_diagonal(d), "a diagonal direction");
+        self.step_bits(b, d)
+    }
+
+    /// Every bit of `b` moved by direction `d`'s offset, wherever it lands.
+    #[inline(always)]
+    fn step_bits(&self, b: u64, d: usize) -> u64 {
         let off = self.offset[d];
+        // The sign told by the direction, not read from the table: with a direction known where
+        // the shift is written, the branch goes, even on a board known only at run time.
         if towards_higher_bits(d) {
             b << off
         } else {
@@ -289,7 +295,7 @@ mod tests {
                     None => assert_eq!(shifted, 0, "square {n} dir {d} should leave the board"),
                 }
                 assert_eq!(g.step[d][bit as usize], shifted);
-                if d < 4 {
+                if is_diagonal(d) {
                     assert_eq!(
                         g.shift_diagonal(1 << bit, d) & g.board,
                         shifted,

@@ -13,7 +13,9 @@
 #![forbid(unsafe_code)]
 
 use crate::rules::board::{KingRun, Position};
-use crate::rules::geometry::{DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR};
+use crate::rules::geometry::{
+    DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR, is_diagonal,
+};
 use crate::rules::moves::{MAX_PATH, Move, MoveList};
 use crate::rules::piece::Color;
 use crate::rules::variant::{CapturePriority, RuleSet, with_rules};
@@ -119,7 +121,7 @@ fn jump_sources<R: RuleSet>(side: Color, s: &Sides) -> [u64; 8] {
         let back = REVERSE[d];
         // Diagonal steps need no edge mask (see `Geometry::shift_diagonal`): the first step's
         // result is taken with the opposing pieces, the second's with the men or the landings.
-        from[d] = if d < 4 {
+        from[d] = if is_diagonal(d) {
             g.shift_diagonal(g.shift_diagonal(s.empty, back) & s.them, back)
         } else {
             g.shift(g.shift(s.empty, back) & s.them, back)
