@@ -520,7 +520,7 @@ impl Searcher {
         child.1 = if leaf & !is_reversible(pos, mv) {
             0
         } else {
-            pos.zobrist_after(key, &child.0)
+            pos.zobrist_after_in::<R>(key, mv, &child.0)
         };
         if !leaf {
             self.table.prefetch(child.1);

@@ -2,7 +2,9 @@
 #![forbid(unsafe_code)]
 
 use crate::rules::board::Position;
+use crate::rules::moves::Move;
 use crate::rules::piece::Color;
+use crate::rules::variant::{RuleSet, with_rules};
 
 const fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -48,31 +50,35 @@ impl Position {
 }
 
 impl Position {
-    /// The hash of `next`, a position reached from this one whose hash is `key`: only what
-    /// changed is folded in (a move changes two to a few dozen squares' keys, not all forty
-    /// pieces'), which a search does at every node. A `key` off by a constant gives a hash off
+    /// The hash of `next`, the position `mv` (a legal move of this one) leads to, where this
+    /// one's hash is `key`: only the squares the move changes are folded in, read off the move
+    /// (its two ends at once, without a branch, then its captured pieces), which a search does
+    /// at every node. A `key` off by a constant gives a hash off
     /// by the same constant: the search relies on it below its horizon, where it gives a
     /// position after a man move or a capture no true hash.
-    #[inline]
-    pub fn zobrist_after(&self, key: u64, next: &Position) -> u64 {
-        let mut h =
-            key ^ fold(
-                (self.white & !self.kings) ^ (next.white & !next.kings),
-                &KEYS[0],
-            ) ^ fold(
-                (self.white & self.kings) ^ (next.white & next.kings),
-                &KEYS[1],
-            ) ^ fold(
-                (self.black & !self.kings) ^ (next.black & !next.kings),
-                &KEYS[2],
-            ) ^ fold(
-                (self.black & self.kings) ^ (next.black & next.kings),
-                &KEYS[3],
-            );
-        if self.side != next.side {
-            h ^= SIDE;
+    pub fn zobrist_after(&self, key: u64, mv: &Move, next: &Position) -> u64 {
+        with_rules!(self.variant, R => self.zobrist_after_in::<R>(key, mv, next))
+    }
+
+    /// [`Position::zobrist_after`] compiled for one variant.
+    #[inline(always)]
+    pub(crate) fn zobrist_after_in<R: RuleSet>(&self, key: u64, mv: &Move, next: &Position) -> u64 {
+        // The tables of the mover's men and kings are 2·side and 2·side + 1; the piece leaves
+        // `from` as it stood and stands on `to` as it ended (a king once promoted). A capture
+        // ending where it started folds the same key out and in again: nothing changed there.
+        let own = 2 * self.side.index();
+        let was_king = ((self.kings >> mv.from) & 1) as usize;
+        let is_king = ((next.kings >> mv.to) & 1) as usize;
+        let mut h = key
+            ^ SIDE
+            ^ KEYS[own + was_king][usize::from(mv.from)]
+            ^ KEYS[own + is_king][usize::from(mv.to)];
+        if mv.captured != 0 {
+            let theirs = 2 - own;
+            h ^= fold(mv.captured & !self.kings, &KEYS[theirs])
+                ^ fold(mv.captured & self.kings, &KEYS[theirs + 1]);
         }
-        if self.king_run != next.king_run {
+        if R::RULES.king_move_limit && self.king_run != next.king_run {
             h ^= runs(self) ^ runs(next);
         }
         h
