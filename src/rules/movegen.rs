@@ -14,7 +14,7 @@
 
 use crate::rules::board::{KingRun, Position};
 use crate::rules::geometry::{
-    DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR, is_diagonal,
+    DIRECTIONS, DL, DOWN, DR, Geometry, LEFT, REVERSE, RIGHT, UL, UP, UR, is_diagonal,
 };
 use crate::rules::moves::{MAX_PATH, Move, MoveList};
 use crate::rules::piece::Color;
@@ -333,35 +333,46 @@ impl<'a> CaptureSearch<'a> {
         straight: bool,
     ) {
         let g = self.geometry;
-        let mut found = false;
-        for &d in king_capture_dirs::<R>() {
-            if came == Some(REVERSE[d]) {
-                continue;
+        let dirs = king_capture_dirs::<R>();
+        // Pieces already taken stay on the board until the capture ends: they block, and are
+        // not taken again (so the way back, which meets the piece just taken, has no jump).
+        let occupied = !self.empty;
+        let them = self.them & !captured;
+        // The directions a jump goes in and each one's piece to take and first landing square,
+        // found without a branch per direction (bit k of `jumps` for `dirs[k]`, which is
+        // direction k).
+        let mut jumps = 0u32;
+        let mut targets = [0u64; DIRECTIONS];
+        let mut landings = [0u64; DIRECTIONS];
+        for (k, &d) in dirs.iter().enumerate() {
+            let target = g.first_hit(at, d, occupied) & them;
+            let landing = g.step[d][(target.trailing_zeros() & 63) as usize] & self.empty;
+            jumps |= u32::from((target != 0) & (landing != 0)) << k;
+            targets[k] = target;
+            landings[k] = landing;
+        }
+        if jumps == 0 {
+            if n > 0 {
+                self.record::<R>(at, captured, n);
             }
-            // Pieces already taken stay on the board until the capture ends: they block.
-            let (_, target) = g.sight(at, d, !self.empty);
-            if target & self.them & !captured == 0 {
-                continue;
-            }
-            let mut landing = g.step[d][target.trailing_zeros() as usize] & self.empty;
-            if landing == 0 {
-                continue;
-            }
-            found = true;
-            if came == Some(d) && !straight {
-                continue;
-            }
+            return;
+        }
+        if let Some(d) = came.filter(|_| !straight) {
+            jumps &= !(1 << d);
+        }
+        while jumps != 0 {
+            let k = jumps.trailing_zeros() as usize;
+            jumps &= jumps - 1;
+            let d = dirs[k];
+            let mut landing = landings[k];
             let mut first = true;
             while landing != 0 {
                 let to = landing.trailing_zeros();
                 self.path[n] = to as u8;
-                self.flying::<R>(to, captured | target, n + 1, Some(d), first);
+                self.flying::<R>(to, captured | targets[k], n + 1, Some(d), first);
                 first = false;
                 landing = g.shift(landing, d) & self.empty;
             }
-        }
-        if !found && n > 0 {
-            self.record::<R>(at, captured, n);
         }
     }
 }
