@@ -53,9 +53,9 @@ impl Position {
     /// The hash of `next`, the position `mv` (a legal move of this one) leads to, where this
     /// one's hash is `key`: only the squares the move changes are folded in, read off the move
     /// (its two ends at once, without a branch, then its captured pieces), which a search does
-    /// at every node. A `key` off by a constant gives a hash off
-    /// by the same constant: the search relies on it below its horizon, where it gives a
-    /// position after a man move or a capture no true hash.
+    /// at every node. A `key` off by a constant gives a hash off by the same constant: the
+    /// search relies on it below its horizon, where it gives a position after a man move or a
+    /// capture no true hash.
     pub fn zobrist_after(&self, key: u64, mv: &Move, next: &Position) -> u64 {
         with_rules!(self.variant, R => self.zobrist_after_in::<R>(key, mv, next))
     }
