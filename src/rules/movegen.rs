@@ -57,6 +57,16 @@ impl Position {
 
 pub(crate) const DIAGONALS: [usize; 4] = [UL, UR, DL, DR];
 const ALL_DIRECTIONS: [usize; 8] = [UL, UR, DL, DR, UP, DOWN, LEFT, RIGHT];
+// A king's capture search keeps its jumps as a mask whose bit k stands for the kth direction of
+// its list and clears a direction's bit by the direction itself: each list is in direction
+// order, from 0.
+const _: () = {
+    let mut k = 0;
+    while k < ALL_DIRECTIONS.len() {
+        assert!(ALL_DIRECTIONS[k] == k && (k >= DIAGONALS.len() || DIAGONALS[k] == k));
+        k += 1;
+    }
+};
 const WHITE_FORWARD: [usize; 2] = [UL, UR];
 const BLACK_FORWARD: [usize; 2] = [DL, DR];
 
