@@ -154,8 +154,8 @@ pub struct Tables {
     regions: Vec<[u8; 4]>,
     /// White's men's way up the board, and Black's down it.
     orientations: [Orientation; 2],
-    /// The bit of each row's first square.
-    row_starts: Vec<u8>,
+    /// Dark squares a row.
+    width: usize,
     /// For a row's own men and opposing men (`own · 32 + opposing`, a bit per square of the
     /// row), the two-square ternary value (0–8) of each pair of neighbouring squares, pair `c`
     /// in bits `16c..16c + 16`: the regions' digits, four regions side by side in one word.
@@ -177,8 +177,7 @@ impl Tables {
     fn build(g: &Geometry) -> Tables {
         let w = g.width as usize;
         let size = 2 * w;
-        // Row r starts at bit r·w + r/2 (a ghost bit follows every pair of rows).
-        let row_start = |r: usize| r * w + r / 2;
+        let row_start = |r: usize| row_start(r, w);
         let mut regions = Vec::new();
         for top in 0..=size - 4 {
             for col in 0..=w - 2 {
@@ -195,7 +194,6 @@ impl Tables {
                 left |= bit;
             }
         }
-        let row_starts = (0..size).map(|r| row_start(r) as u8).collect();
         let mut advance_planes = [0; 4];
         for (r, &row) in rows.iter().enumerate() {
             for (k, plane) in advance_planes.iter_mut().enumerate() {
@@ -254,7 +252,7 @@ impl Tables {
         Tables {
             regions,
             orientations,
-            row_starts,
+            width: w,
             pairs,
             turned,
         }
@@ -292,7 +290,7 @@ impl Tables {
     #[inline(always)]
     pub fn for_each_pattern(&self, v: &View, f: impl FnMut(usize, usize)) {
         // A board of known size: every loop below has a fixed length.
-        if self.row_starts.len() == 10 {
+        if self.width == 5 {
             self.patterns::<5>(v, f);
         } else {
             self.patterns::<4>(v, f);
@@ -304,7 +302,9 @@ impl Tables {
     fn patterns<const W: usize>(&self, v: &View, mut f: impl FnMut(usize, usize)) {
         let mask = (1u64 << W) - 1;
         let mut rows = [0u64; 10];
-        for (row, &start) in rows.iter_mut().zip(&self.row_starts[..2 * W]) {
+        // Each row's start a constant: the loop is unrolled and every shift takes an immediate.
+        for (r, row) in rows.iter_mut().enumerate().take(2 * W) {
+            let start = row_start(r, W);
             let own = (v.men >> start) & mask;
             let opp = (v.opp_men >> start) & mask;
             *row = self.pairs[(own << 5 | opp) as usize];
@@ -400,6 +400,12 @@ impl Tables {
         out[Global::KingMobility as usize] = g.king_moves(v.kings, occupied, flying_kings) as i32;
         out
     }
+}
+
+/// The bit of row `r`'s first square on a board of `w` dark squares a row: a ghost bit follows
+/// every pair of rows.
+const fn row_start(r: usize, w: usize) -> usize {
+    r * w + r / 2
 }
 
 /// The bits of a region's squares (given by the first bit of each of its rows), in the order of
