@@ -472,6 +472,25 @@ mod tests {
     }
 
     #[test]
+    fn a_rows_start_is_where_the_board_puts_its_squares() {
+        // The patterns read each row at its formula's shift: every dark square of row r must be
+        // one of the w bits from there (checked against the board's own numbering).
+        for v in [Variant::International, Variant::English] {
+            let g = v.geometry();
+            let w = g.width as usize;
+            let mut seen = vec![0u64; 2 * w];
+            for n in 1..=g.squares as u8 {
+                let (r, _) = g.coords_of_number(n);
+                let bit = usize::from(g.bit_of[n as usize]);
+                let start = row_start(r as usize, w);
+                assert!((start..start + w).contains(&bit), "{v}: square {n}");
+                seen[r as usize] |= 1 << (bit - start);
+            }
+            assert!(seen.iter().all(|&row| row == (1 << w) - 1), "{v}");
+        }
+    }
+
+    #[test]
     fn a_region_reads_its_own_squares() {
         // The first region of 10 × 10 holds squares 1, 2, 6, 7, 11, 12, 16, 17 in that order.
         let v = Variant::International;
