@@ -177,11 +177,10 @@ impl Tables {
     fn build(g: &Geometry) -> Tables {
         let w = g.width as usize;
         let size = 2 * w;
-        let row_start = |r: usize| row_start(r, w);
         let mut regions = Vec::new();
         for top in 0..=size - 4 {
             for col in 0..=w - 2 {
-                regions.push(std::array::from_fn(|k| (row_start(top + k) + col) as u8));
+                regions.push(std::array::from_fn(|k| (row_start(top + k, w) + col) as u8));
             }
         }
         let mut left = 0;
