@@ -174,8 +174,8 @@ mod tests {
 
     #[test]
     fn files_past_their_limit_are_refused() {
-        let dir = std::env::temp_dir().join(format!("draughts-bounded-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let dir = tmp.path();
         let path = dir.join("f.txt");
         std::fs::write(&path, "0123456789").unwrap();
         assert_eq!(read_text(&path, 10, "test file").unwrap(), "0123456789");
@@ -198,6 +198,5 @@ mod tests {
             read_file(&dir.join("missing"), 10, "test file"),
             Err(BoundedError::Io { .. })
         ));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -82,21 +82,23 @@ fn bad_fen_or_variant_exits_2_with_one_line() {
     }
 }
 
-fn temp_file(name: &str, content: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("draughts-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// Writes `content` to `name` in `dir`, a directory removed when the test ends (also when it fails).
+fn temp_file(dir: &tempfile::TempDir, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();
     path
 }
 
 #[test]
 fn pdn_check_reports_per_file_and_each_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
     let good = temp_file(
+        &dir,
         "good.pdn",
         b"[Event \"a\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n",
     );
     let bad = temp_file(
+        &dir,
         "bad.pdn",
         b"[Event \"a\"]\r\n1. 32-28 19-23 2. 28x17 *\r\n\r\n[Event \"b\"]\r\n1. 33-28 *\r\n",
     );
@@ -125,7 +127,7 @@ fn pdn_check_reports_per_file_and_each_error() {
         "{out}"
     );
 
-    let english = temp_file("english.pdn", b"1. 11-15 23-19 *\n");
+    let english = temp_file(&dir, "english.pdn", b"1. 11-15 23-19 *\n");
     let o = draughts(&[
         "pdn",
         "check",
@@ -242,8 +244,8 @@ fn a_match_takes_a_negative_sprt_bound() {
 
 #[test]
 fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
-    let dir = std::env::temp_dir().join(format!("draughts-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "# two openings\n9-14 22-18\n11-15 23-19\n").unwrap();
     let pdn = dir.join("match.pdn");
@@ -324,7 +326,6 @@ fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
         "{why}"
     );
     assert!(stdout(&bad).is_empty(), "{}", stdout(&bad));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -332,7 +333,8 @@ fn review_marks_the_blunder_and_writes_a_pdn_that_reads_back() {
     // 2. 33-29 lets Black take two men for one; 2. 37-32 keeps the balance.
     let game = b"[Event \"club evening\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n\
                  1. 32-28 18-22 2. 33-29 *\n";
-    let file = temp_file("review.pdn", game);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = temp_file(&dir, "review.pdn", game);
     let out = file.with_file_name("review-annotated.pdn");
     let o = draughts(&[
         "review",
@@ -390,7 +392,7 @@ fn review_marks_the_blunder_and_writes_a_pdn_that_reads_back() {
                   [Round \"2\"]\n[White \"C\"]\n[Black \"D\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n\
                   [Round \"2\"]\n[White \"E\"]\n[Black \"F\"]\n\n1. 33-28 17-22 2. 28x17 11x22 *\n\n\
                   [Round \"2\"]\n[White \"G\"]\n[Black \"H\"]\n[Termination \"forfeit\"]\n\n2-0\n";
-    let file = temp_file("round.pdn", round);
+    let file = temp_file(&dir, "round.pdn", round);
     let out = file.with_file_name("round-annotated.pdn");
     let o = draughts(&[
         "review",
@@ -449,8 +451,8 @@ fn a_reader_that_stops_early_ends_the_program_quietly() {
 
 #[test]
 fn selfplay_games_train_weights_with_search_labels() {
-    let dir = std::env::temp_dir().join(format!("draughts-cli-train-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let games = dir.join("games.pdn");
     let weights = dir.join("labelled.eval");
     let o = draughts(&[
@@ -510,5 +512,4 @@ fn selfplay_games_train_weights_with_search_labels() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}");
         assert!(stderr(&o).contains(bad[0]), "{}", stderr(&o));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,8 +11,8 @@ use draughts::rules::{Move, Variant};
 
 #[test]
 fn two_processes_play_a_match_over_loopback() {
-    let dir = std::env::temp_dir().join(format!("draughts-dxp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let (follower_pdn, initiator_pdn) = (dir.join("follower.pdn"), dir.join("initiator.pdn"));
     let mut follower = Command::new(env!("CARGO_BIN_EXE_draughts"))
         .args([
@@ -112,7 +112,6 @@ fn two_processes_play_a_match_over_loopback() {
     assert_eq!(fens.len(), 2, "{saved}");
     assert_eq!(fens[0], fens[1]);
     assert!(fens[0].starts_with("[FEN \"W:"), "{saved}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
