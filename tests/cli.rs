@@ -82,7 +82,8 @@ fn bad_fen_or_variant_exits_2_with_one_line() {
     }
 }
 
-/// Writes `content` to `name` in `dir`, a directory removed when the test ends (also when it fails).
+/// Writes `content` to `name` in `dir`, a directory removed when the test ends (also when it
+/// fails).
 fn temp_file(dir: &tempfile::TempDir, name: &str, content: &[u8]) -> PathBuf {
     let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();

@@ -437,7 +437,7 @@ fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList)
     let mut search = CaptureSearch::new::<R>(pos, s, list);
     while men != 0 {
         let from = men.trailing_zeros();
-        let man = men & men.wrapping_neg();
+        let man = 1u64 << from;
         men &= men - 1;
         search.start(from, false, s);
         if longer & man == 0 {
@@ -692,8 +692,7 @@ mod tests {
     use super::{
         CaptureSearch, RuleSet, capturers, generate, man_capture_dirs, search_kings, sides,
     };
-    use crate::rules::board::Position;
-    use crate::rules::board::Square;
+    use crate::rules::board::{Position, Square};
     use crate::rules::moves::MoveList;
     use crate::rules::notation::{long_text, move_text, parse_fen, parse_move, to_fen};
     use crate::rules::piece::Kind;
