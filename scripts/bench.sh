@@ -8,7 +8,8 @@
 #    ../shared/peers is present.
 # Usage: scripts/bench.sh [international-depth] [frisian-depth] [english-depth] [tb-pieces]
 # SEARCH_RUNS=N searches each position N times (default 1) and ends with the median of each
-# position's ratios: on a shared machine one run's ratio moves by a tenth or more.
+# position's ratios and each engine's lowest and highest rate: on a shared machine one run's
+# ratio moves by a tenth or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${SEARCH_RUNS:-1}
@@ -67,7 +68,7 @@ moby_search() {
   (cd "$2" && timeout 60 ${side_by_side:+taskset -c 1} "$mobydam" -t 22 -o "$1" \
     </dev/null >/dev/null 2>&1 || true)
 }
-declare -A ratios
+declare -A ratios rates
 for ((run = 1; run <= runs; run++)); do
   for i in "${!positions[@]}"; do
     fen=${positions[$i]}
@@ -94,6 +95,9 @@ for ((run = 1; run <= runs; run++)); do
          }' "$work/engine.log")
     echo "$line"
     ratios[$i]+="${line##*=} "
+    # Both node rates in millions a second, for the ranges printed at the end.
+    rates[$i]+="$(awk -v l="$ours" 'BEGIN { split(l, o, "nps="); printf "%.1f", o[2] / 1e6 }'):$(
+      sed 's/.* nps=\([0-9]*\) .*/\1/' <<<"$line" | awk '{ printf "%.1f", $1 / 1e6 }') "
   done
 done
 if ((runs > 1)) && [[ -n $mobydam ]]; then
@@ -103,5 +107,9 @@ if ((runs > 1)) && [[ -n $mobydam ]]; then
       "$(tr ' ' '\n' <<<"${ratios[$i]}" | grep . | sort -n |
         awk '{ r[NR] = $1 } END { printf "%.2f", (r[int((NR + 1) / 2)] + r[int(NR / 2) + 1]) / 2 }')" \
       "${ratios[$i]% }"
+    # The spread of each engine's own rate over the runs: the day's machine moves both.
+    printf 'search %-11s M nodes/s over %d runs: ours %s, mobydam %s\n' "${names[$i]}" "$runs" \
+      "$(tr ' ' '\n' <<<"${rates[$i]}" | grep . | cut -d: -f1 | sort -n | sed -n '1p;$p' | paste -sd-)" \
+      "$(tr ' ' '\n' <<<"${rates[$i]}" | grep . | cut -d: -f2 | sort -n | sed -n '1p;$p' | paste -sd-)"
   done
 fi
