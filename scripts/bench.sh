@@ -69,6 +69,11 @@ moby_search() {
     </dev/null >/dev/null 2>&1 || true)
 }
 declare -A ratios rates
+# spread RATES FIELD: the lowest and highest of field FIELD (1: ours, 2: Moby Dam's) of the
+# space-separated `ours:mobydam` pairs RATES, as `low-high`.
+spread() {
+  tr ' ' '\n' <<<"$1" | grep . | cut -d: -f"$2" | sort -n | sed -n '1p;$p' | paste -sd-
+}
 for ((run = 1; run <= runs; run++)); do
   for i in "${!positions[@]}"; do
     fen=${positions[$i]}
@@ -109,7 +114,6 @@ if ((runs > 1)) && [[ -n $mobydam ]]; then
       "${ratios[$i]% }"
     # The spread of each engine's own rate over the runs: the day's machine moves both.
     printf 'search %-11s M nodes/s over %d runs: ours %s, mobydam %s\n' "${names[$i]}" "$runs" \
-      "$(tr ' ' '\n' <<<"${rates[$i]}" | grep . | cut -d: -f1 | sort -n | sed -n '1p;$p' | paste -sd-)" \
-      "$(tr ' ' '\n' <<<"${rates[$i]}" | grep . | cut -d: -f2 | sort -n | sed -n '1p;$p' | paste -sd-)"
+      "$(spread "${rates[$i]}" 1)" "$(spread "${rates[$i]}" 2)"
   done
 fi
