@@ -228,6 +228,23 @@ impl Geometry {
         (ray & !(self.ray[d][first as usize] | hit), hit)
     }
 
+    /// The empty squares a flying piece on bit `at` sees in direction `d` among the `occupied`
+    /// squares: [`Geometry::sight`]'s first half without its branch, for counting a king's
+    /// moves, where whether a ray is blocked is as good as a coin toss to the processor. The
+    /// squares short of the nearest blocker are those below its bit (above it, for a ray
+    /// towards lower bits), taken by a mask made from that bit alone; with no blocker the mask
+    /// is every bit (no bit of a board is the 64th, so the shift stays below 64).
+    #[inline(always)]
+    pub fn seen(&self, at: u32, d: usize, occupied: u64) -> u64 {
+        let ray = self.ray[d][at as usize];
+        let blockers = ray & occupied;
+        if towards_higher_bits(d) {
+            ray & (blockers & blockers.wrapping_neg()).wrapping_sub(1)
+        } else {
+            ray & u64::MAX.wrapping_shl(64 - blockers.leading_zeros())
+        }
+    }
+
     /// The first of the `occupied` squares a flying piece on bit `at` meets in direction `d`
     /// (0 when the ray meets none): [`Geometry::sight`]'s second half without its branch, for
     /// the capture search, where whether a ray is blocked is as good as a coin toss to the
@@ -260,7 +277,7 @@ impl Geometry {
             let at = pieces.trailing_zeros();
             pieces &= pieces - 1;
             for d in [UL, UR, DL, DR] {
-                n += self.sight(at, d, occupied).0.count_ones();
+                n += self.seen(at, d, occupied).count_ones();
             }
         }
         n
@@ -356,6 +373,7 @@ mod tests {
                         }
                         assert_eq!(g.sight(at, d, occupied), (seen, hit), "square {n} dir {d}");
                         assert_eq!(g.first_hit(at, d, occupied), hit, "square {n} dir {d}");
+                        assert_eq!(g.seen(at, d, occupied), seen, "square {n} dir {d}");
                     }
                 }
             }
