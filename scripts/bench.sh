@@ -39,7 +39,8 @@ printf 'tb bench       '
 # Dam's `-o FEN` is its own 10 s search; `-t 22` gives it 2^22 entries of 16 bytes). On two cores
 # or more the two searches run at the same time, each pinned to a core of its own, so that both
 # see the machine as it is in those 10 s (a shared machine's speed drifts by a fifth from one
-# minute to the next); otherwise one after the other. Ours counts the whole search, the iteration
+# minute to the next), and the two swap cores from one run to the next, so that neither keeps a
+# core that may be the slower; otherwise one after the other. Ours counts the whole search, the iteration
 # the time cut short included.
 woldouby="W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 positions=("W:W31-50:B1-20"
@@ -55,7 +56,7 @@ fi
 side_by_side=
 if [[ -n $mobydam ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
   side_by_side=1
-  echo "search: ours on core 0 and Moby Dam on core 1 at the same time"
+  echo "search: ours and Moby Dam at the same time, each on a core of its own (ours on core 0 in odd runs, core 1 in even ones)"
 fi
 # Our table asks for huge pages and Moby Dam's does not: under `madvise` only ours gets them,
 # under `always` both do (Moby Dam's rate rises by a fifth), so the setting goes with the figures.
@@ -63,9 +64,10 @@ thp=/sys/kernel/mm/transparent_hugepage/enabled
 if [[ -n $mobydam && -r $thp ]]; then
   echo "search: transparent huge pages $(sed 's/.*\[\(.*\)\].*/\1/' "$thp")"
 fi
-# moby_search FEN WORK: Moby Dam's own 10 s search of FEN, its engine.log written into WORK.
+# moby_search FEN WORK: Moby Dam's own 10 s search of FEN, its engine.log written into WORK (on
+# the core `theirs` names when side by side).
 moby_search() {
-  (cd "$2" && timeout 60 ${side_by_side:+taskset -c 1} "$mobydam" -t 22 -o "$1" \
+  (cd "$2" && timeout 60 ${side_by_side:+taskset -c "$theirs"} "$mobydam" -t 22 -o "$1" \
     </dev/null >/dev/null 2>&1 || true)
 }
 declare -A ratios rates
@@ -75,13 +77,14 @@ spread() {
   tr ' ' '\n' <<<"$1" | grep . | cut -d: -f"$2" | sort -n | sed -n '1p;$p' | paste -sd-
 }
 for ((run = 1; run <= runs; run++)); do
+  mine=$(((run + 1) % 2)) theirs=$((run % 2))
   for i in "${!positions[@]}"; do
     fen=${positions[$i]}
     work=$(mktemp -d "$dir/mobydam.XXXX")
     if [[ -n $side_by_side ]]; then
       moby_search "$fen" "$work" &
     fi
-    ours=$(${side_by_side:+taskset -c 0} "$bin" engine analyse --variant international --fen "$fen" \
+    ours=$(${side_by_side:+taskset -c "$mine"} "$bin" engine analyse --variant international --fen "$fen" \
       --time 10 --hash 64 | awk '/^depth=/ { depth = $1 } /^best=/ { print depth, $2, $4 }')
     printf 'search %-11s ours    %s\n' "${names[$i]}" "$ours"
     [[ -n $mobydam ]] || continue
