@@ -40,8 +40,8 @@ printf 'tb bench       '
 # or more the two searches run at the same time, each pinned to a core of its own, so that both
 # see the machine as it is in those 10 s (a shared machine's speed drifts by a fifth from one
 # minute to the next), and the two swap cores from one run to the next, so that neither keeps a
-# core that may be the slower; otherwise one after the other. Ours counts the whole search, the iteration
-# the time cut short included.
+# core that may be the slower; otherwise one after the other. Ours counts the whole search, the
+# iteration the time cut short included.
 woldouby="W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
 positions=("W:W31-50:B1-20"
   "W:W27,28,31,32,33,36,37,38,39,41,42,43,44,46,47,48:B3,5,8,9,11,12,13,14,16,17,18,19,21,22,24,26"
@@ -56,7 +56,7 @@ fi
 side_by_side=
 if [[ -n $mobydam ]] && (($(nproc) >= 2)) && command -v taskset >/dev/null; then
   side_by_side=1
-  echo "search: ours and Moby Dam at the same time, each on a core of its own (ours on core 0 in odd runs, core 1 in even ones)"
+  echo "search: ours and Moby Dam at the same time on cores 0 and 1, swapping cores each run"
 fi
 # Our table asks for huge pages and Moby Dam's does not: under `madvise` only ours gets them,
 # under `always` both do (Moby Dam's rate rises by a fifth), so the setting goes with the figures.

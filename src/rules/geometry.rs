@@ -233,7 +233,8 @@ impl Geometry {
     /// moves, where whether a ray is blocked is as good as a coin toss to the processor. The
     /// squares short of the nearest blocker are those below its bit (above it, for a ray
     /// towards lower bits), taken by a mask made from that bit alone; with no blocker the mask
-    /// is every bit (no bit of a board is the 64th, so the shift stays below 64).
+    /// is every bit (a shift by 0). A blocker's bit is never the top one (no board reaches it,
+    /// checked below the boards), so no shift is by 64.
     #[inline(always)]
     pub fn seen(&self, at: u32, d: usize, occupied: u64) -> u64 {
         let ray = self.ray[d][at as usize];
@@ -306,6 +307,9 @@ impl Geometry {
 pub const BOARD10: Geometry = Geometry::new(5);
 /// The 8×8 board (English).
 pub const BOARD8: Geometry = Geometry::new(4);
+
+// [`Geometry::seen`] needs every board's top bit (63) off the board.
+const _: () = assert!(BOARD10.board >> 63 == 0 && BOARD8.board >> 63 == 0);
 
 #[cfg(test)]
 mod tests {
