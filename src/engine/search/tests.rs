@@ -468,7 +468,16 @@ fn a_quiet_leaf_far_outside_the_window_is_judged_by_its_material() {
     let mut frames = std::mem::take(&mut s.frames);
     s.path = vec![pos.zobrist(); 2];
     let mut leaf = |s: &mut Searcher, alpha: i32, beta: i32| {
-        s.negamax::<InternationalRules>(&mut frames, &pos, pos.zobrist(), 0, alpha, beta, 1, 0)
+        s.negamax::<InternationalRules, false>(
+            &mut frames,
+            &pos,
+            pos.zobrist(),
+            0,
+            alpha,
+            beta,
+            1,
+            0,
+        )
     };
     // Far above the window, far below it: the window's bound, the evaluation never asked.
     let beta = material - LAZY_MARGIN;
@@ -491,7 +500,7 @@ fn a_leaf_met_again_keeps_its_value_until_the_weights_change() {
     let mut frames = std::mem::take(&mut s.frames);
     s.path = vec![pos.zobrist(); 2];
     let mut leaf = |s: &mut Searcher| {
-        s.negamax::<InternationalRules>(&mut frames, &pos, pos.zobrist(), 0, -INF, INF, 1, 0)
+        s.negamax::<InternationalRules, true>(&mut frames, &pos, pos.zobrist(), 0, -INF, INF, 1, 0)
     };
     let shipped = s.evaluate::<InternationalRules>(&pos);
     assert_eq!(leaf(&mut s), shipped);
@@ -517,7 +526,7 @@ fn below_the_horizon_the_search_needs_no_true_hash() {
                     let mut frames = std::mem::take(&mut s.frames);
                     s.path = vec![pos.zobrist() ^ 1, key];
                     let score = with_rules!(v, R => {
-                        s.negamax::<R>(&mut frames, &pos, key, 0, alpha, beta, 1, 0)
+                        s.negamax::<R, true>(&mut frames, &pos, key, 0, alpha, beta, 1, 0)
                     });
                     (score, s.nodes)
                 };
@@ -529,5 +538,36 @@ fn below_the_horizon_the_search_needs_no_true_hash() {
         }
     }
     // Enough of them are searched on below the horizon (captures, a single move).
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn a_null_window_node_is_searched_alike_as_either_kind() {
+    // The search compiled for null-window nodes drops only tests whose answer such a node
+    // knows: the same value and the same tree as the PV node's code given the same window.
+    let mut checked = 0;
+    for v in [Variant::International, Variant::Frisian, Variant::English] {
+        for pos in random_positions(v, 10, 11) {
+            for depth in 1..=4 {
+                for beta in [-150, 0, 1, 120] {
+                    let run = |pv: bool| {
+                        let mut s = Searcher::new(1, None);
+                        let mut frames = std::mem::take(&mut s.frames);
+                        s.path = vec![pos.zobrist() ^ 1, pos.zobrist()];
+                        let (key, alpha) = (pos.zobrist(), beta - 1);
+                        let score = with_rules!(v, R => if pv {
+                            s.negamax::<R, true>(&mut frames, &pos, key, depth, alpha, beta, 1, 0)
+                        } else {
+                            s.negamax::<R, false>(&mut frames, &pos, key, depth, alpha, beta, 1, 0)
+                        });
+                        (score, s.nodes)
+                    };
+                    let pv = run(true);
+                    assert_eq!(run(false), pv, "{} depth {depth} beta {beta}", to_fen(&pos));
+                    checked += usize::from(pv.1 > 20);
+                }
+            }
+        }
+    }
     assert!(checked > 100, "{checked}");
 }
