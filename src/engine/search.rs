@@ -228,6 +228,10 @@ impl Searcher {
             R::VARIANT,
             "a search compiled for another variant"
         );
+        debug_assert!(
+            PV || beta - alpha == 1,
+            "a null-window node with an open window"
+        );
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;
