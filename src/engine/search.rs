@@ -444,7 +444,8 @@ impl Searcher {
                 )
             };
             // A PV node's first child, and a later one that lands inside the window, is
-            // searched as a PV node with the full window.
+            // searched as a PV node with the full window. Every path sets `score` before it is
+            // read: a PV node's first child only by that full search.
             let mut score = -INF;
             let full = if n == 0 {
                 if !PV {
