@@ -1,6 +1,6 @@
 use super::*;
 use crate::rules::notation::{parse_fen, to_fen};
-use crate::rules::variant::{InternationalRules, Variant};
+use crate::rules::variant::{InternationalRules, Variant, with_rules};
 use crate::tablebase::Dtw;
 use std::time::Duration;
 
