@@ -88,6 +88,26 @@ pub struct Field {
     pub initial_colour: Colour,
 }
 
+/// The initial colour from the first round with colours: the colour of the highest player who
+/// took part in it, reversed when their pairing number among those taking part is even.
+pub fn inferred_initial_colour(players: &[Player]) -> Option<Colour> {
+    let first = players
+        .iter()
+        .filter_map(|p| p.rounds.iter().position(|r| r.colour.is_some()))
+        .min()?;
+    let mut number = 0;
+    for p in players {
+        if !p.rounds[..=first].iter().any(|r| r.participated) {
+            continue;
+        }
+        if let Some(c) = p.rounds[first].colour {
+            return Some(if number % 2 == 1 { c.other() } else { c });
+        }
+        number += 1;
+    }
+    None
+}
+
 /// A round's pairing: boards as (White, Black), best placed first, and the pairing-allocated
 /// bye.
 #[derive(Clone, Debug, PartialEq, Eq)]

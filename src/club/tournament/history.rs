@@ -6,10 +6,9 @@
 use super::record::{Outcome, Tournament};
 use super::state::{entrants, forbidden_pairs, game_rows};
 use crate::club::criteria::Colour;
-use crate::club::dutch::{Field, Player, Points, Round};
+use crate::club::dutch::{Field, Player, Points, Round, inferred_initial_colour};
 use crate::club::error::ClubError;
 use crate::club::store::db;
-use crate::club::trf::inferred_initial_colour;
 use rusqlite::params;
 use std::collections::{HashMap, HashSet};
 

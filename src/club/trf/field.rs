@@ -5,7 +5,7 @@
 use super::read::{self, TrfPlayer};
 use crate::club::ClubError;
 use crate::club::criteria::Colour;
-use crate::club::dutch::{Field, Player, Points, Round};
+use crate::club::dutch::{Field, Player, Points, Round, inferred_initial_colour};
 use std::collections::BTreeMap;
 
 /// The next round of a TRF, ready to pair.
@@ -124,26 +124,6 @@ pub fn next_round(text: &str) -> Result<NextRound, ClubError> {
         starting_ranks: players.iter().map(|(r, _)| **r).collect(),
         names: players.iter().map(|(_, p)| p.name.clone()).collect(),
     })
-}
-
-/// The initial colour from the first round with colours: the colour of the highest player who
-/// took part in it, reversed when their pairing number among those taking part is even.
-pub fn inferred_initial_colour(players: &[Player]) -> Option<Colour> {
-    let first = players
-        .iter()
-        .filter_map(|p| p.rounds.iter().position(|r| r.colour.is_some()))
-        .min()?;
-    let mut number = 0;
-    for p in players {
-        if !p.rounds[..=first].iter().any(|r| r.participated) {
-            continue;
-        }
-        if let Some(c) = p.rounds[first].colour {
-            return Some(if number % 2 == 1 { c.other() } else { c });
-        }
-        number += 1;
-    }
-    None
 }
 
 #[cfg(test)]

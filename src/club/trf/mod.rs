@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 mod field;
 mod read;
 
-pub use field::{NextRound, inferred_initial_colour, next_round};
+pub use field::{NextRound, next_round};
 
 use read::Parsed;
 
