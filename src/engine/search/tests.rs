@@ -571,3 +571,49 @@ fn a_null_window_node_is_searched_alike_as_either_kind() {
     }
     assert!(checked > 100, "{checked}");
 }
+
+#[test]
+fn a_node_reads_its_table_slot_before_or_after_listing_its_moves_alike() {
+    // One or two plies from the horizon a node whose slot was asked for a move ahead reads
+    // the table first, one whose slot was asked for just now lists its moves first: which comes
+    // first changes only the work done, not the value nor the tree. The table is filled first
+    // by a search of the same position as deep, shallower or deeper, so that the reads find
+    // entries of every kind.
+    let mut hits = 0;
+    let mut s = Searcher::new(1, None);
+    let mut frames = std::mem::take(&mut s.frames);
+    for v in [Variant::International, Variant::Frisian, Variant::English] {
+        for pos in random_positions(v, 10, 23) {
+            for (fill, depth) in [(1, 1), (2, 1), (1, 2), (2, 2), (3, 2)] {
+                for beta in [-150, 0, 1, 120] {
+                    let mut run = |warm: bool| {
+                        // Each run from the same start: an empty table, nothing learnt.
+                        s.clear();
+                        s.nodes = 0;
+                        s.path = vec![pos.zobrist() ^ 1, pos.zobrist()];
+                        let (key, alpha) = (pos.zobrist(), beta - 1);
+                        with_rules!(v, R => s.negamax::<R, true>(
+                            &mut frames, &pos, key, fill, -INF, INF, 1, 0
+                        ));
+                        let filled = s.nodes;
+                        s.warm = warm;
+                        let score = with_rules!(v, R => s.negamax::<R, false>(
+                            &mut frames, &pos, key, depth, alpha, beta, 1, 0
+                        ));
+                        (score, s.nodes - filled)
+                    };
+                    let late = run(false);
+                    assert_eq!(
+                        run(true),
+                        late,
+                        "{} depth {depth} beta {beta}",
+                        to_fen(&pos)
+                    );
+                    hits += usize::from(late.1 == 1);
+                }
+            }
+        }
+    }
+    // Enough of the nodes are cut by the table at once.
+    assert!(hits > 50, "{hits}");
+}
