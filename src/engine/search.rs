@@ -252,7 +252,7 @@ impl Searcher {
         // the bench than reading first). One whose slot was asked for a move ahead, while its
         // elder brother was searched, or that was searched already (a re-search, ProbCut's
         // search of the same node) finds the slot at hand and reads it first: a hit then spares
-        // the listing (the same tree with 2.1% fewer instructions on Woldouby, whose shallow
+        // the listing (the same tree with 2.3% fewer instructions on Woldouby, whose shallow
         // nodes the table cuts often). Only below ProbCut's depth: its search of this same node
         // would write over the listed moves.
         let late_probe = !root && !self.warm && (1..PROBCUT_DEPTH).contains(&depth);
