@@ -339,62 +339,108 @@ impl<'a> CaptureSearch<'a> {
         }
     }
 
-    /// Captures by a flying king. `came` is the direction of the last jump; `straight` says
-    /// whether to go on in that direction from here. Going on straight from any landing square
-    /// behind a piece reaches the same continuations as from the first one, so only the first
-    /// explores it (the others still know they are not the end of the capture).
-    fn flying<R: RuleSet>(
+    /// Captures by a flying king. `CAME` is the direction of the last jump ([`NONE`] at the
+    /// start), a constant: each instance looks only in the directions a capture may go on in,
+    /// never straight back, which meets the piece just taken (a look fewer at every landing
+    /// square, every direction's steps still constants). `straight` says whether to go on in
+    /// direction `CAME` from here: going on straight from any landing square behind a piece
+    /// reaches the same continuations as from the first one, so only the first explores it (the
+    /// others still look that way, to know they are not the end of the capture).
+    fn flying<R: RuleSet, const CAME: usize>(
         &mut self,
         at: u32,
         captured: u64,
         n: usize,
-        came: Option<usize>,
         straight: bool,
     ) {
         let g = self.geometry;
-        let dirs = king_capture_dirs::<R>();
         // Pieces already taken stay on the board until the capture ends: they block, and are
-        // not taken again (so the way back, which meets the piece just taken, has no jump).
+        // not taken again.
         let occupied = !self.empty;
         let them = self.them & !captured;
         // The directions a jump goes in and each one's piece to take and first landing square,
-        // found without a branch per direction (bit k of `jumps` for `dirs[k]`, which is
-        // direction k).
-        let mut jumps = 0u32;
-        let mut targets = [0u64; DIRECTIONS];
-        let mut landings = [0u64; DIRECTIONS];
-        for (k, &d) in dirs.iter().enumerate() {
+        // found without a branch per direction (bit d of `jumps` for direction d).
+        let mut jumps = Jumps {
+            bits: 0,
+            targets: [0; DIRECTIONS],
+            landings: [0; DIRECTIONS],
+        };
+        let mut look = |d: usize| {
+            if CAME != NONE && d == REVERSE[CAME] {
+                return;
+            }
             let target = g.first_hit(at, d, occupied) & them;
             let landing = g.step[d][(target.trailing_zeros() & 63) as usize] & self.empty;
-            jumps |= u32::from((target != 0) & (landing != 0)) << k;
-            targets[k] = target;
-            landings[k] = landing;
+            jumps.bits |= u32::from((target != 0) & (landing != 0)) << d;
+            jumps.targets[d] = target;
+            jumps.landings[d] = landing;
+        };
+        // Spelt out, so that each direction is a constant however the compiler unrolls.
+        look(UL);
+        look(UR);
+        look(DL);
+        look(DR);
+        if R::RULES.orthogonal_captures {
+            look(UP);
+            look(DOWN);
+            look(LEFT);
+            look(RIGHT);
         }
-        if jumps == 0 {
+        if jumps.bits == 0 {
             if n > 0 {
                 self.record::<R>(at, captured, n);
             }
             return;
         }
-        if let Some(d) = came.filter(|_| !straight) {
-            jumps &= !(1 << d);
+        if CAME != NONE && !straight {
+            jumps.bits &= !(1 << CAME);
         }
-        while jumps != 0 {
-            let k = jumps.trailing_zeros() as usize;
-            jumps &= jumps - 1;
-            let d = dirs[k];
-            let mut landing = landings[k];
-            let mut first = true;
-            while landing != 0 {
-                let to = landing.trailing_zeros();
-                self.path[n] = to as u8;
-                self.flying::<R>(to, captured | targets[k], n + 1, Some(d), first);
-                first = false;
-                landing = g.shift(landing, d) & self.empty;
-            }
+        // Each direction in turn, in direction order (the order of the variant's list), with
+        // the next jumps' directions constants again.
+        self.walk::<R, UL>(&jumps, captured, n);
+        self.walk::<R, UR>(&jumps, captured, n);
+        self.walk::<R, DL>(&jumps, captured, n);
+        self.walk::<R, DR>(&jumps, captured, n);
+        if R::RULES.orthogonal_captures {
+            self.walk::<R, UP>(&jumps, captured, n);
+            self.walk::<R, DOWN>(&jumps, captured, n);
+            self.walk::<R, LEFT>(&jumps, captured, n);
+            self.walk::<R, RIGHT>(&jumps, captured, n);
+        }
+    }
+
+    /// A flying king's jumps in direction `D`, if `jumps` has one: on from each landing square
+    /// behind the piece taken.
+    #[inline(always)]
+    fn walk<R: RuleSet, const D: usize>(&mut self, jumps: &Jumps, captured: u64, n: usize) {
+        if jumps.bits & 1 << D == 0 {
+            return;
+        }
+        let g = self.geometry;
+        let mut landing = jumps.landings[D];
+        let mut first = true;
+        while landing != 0 {
+            let to = landing.trailing_zeros();
+            self.path[n] = to as u8;
+            self.flying::<R, D>(to, captured | jumps.targets[D], n + 1, first);
+            first = false;
+            landing = g.shift(landing, D) & self.empty;
         }
     }
 }
+
+/// A flying king's jumps from one square.
+struct Jumps {
+    /// Bit d for a jump in direction d.
+    bits: u32,
+    /// In each direction with a jump, the piece it takes.
+    targets: [u64; DIRECTIONS],
+    /// In each direction with a jump, the first square behind that piece.
+    landings: [u64; DIRECTIONS],
+}
+
+/// No direction: a king's capture at its start, before its first jump.
+const NONE: usize = DIRECTIONS;
 
 /// The squares from which a man's capture that has just jumped in direction `d` goes on, given
 /// the squares [`jump_sources`] found: a jump in any of its directions but straight back (the
@@ -468,7 +514,7 @@ fn search_kings<R: RuleSet>(search: &mut CaptureSearch<'_>, s: &Sides, mut kings
         kings &= kings - 1;
         search.start(from, true, s);
         if R::RULES.flying_kings {
-            search.flying::<R>(from, 0, 0, None, true);
+            search.flying::<R, NONE>(from, 0, 0, true);
         } else {
             search.short::<R>(&DIAGONALS, from, 0, 0);
         }
@@ -930,6 +976,24 @@ mod tests {
         );
         // An enemy piece with a piece right behind it cannot be taken.
         assert_eq!(moves(I, "W:WK46:B37,32"), list(&["46-41"]));
+    }
+
+    #[test]
+    fn a_flying_kings_captures_come_direction_by_direction_nearest_landing_first() {
+        // FMJD 4.3: the king takes 22, 32 or 33 (one diagonal through 28 holds 22 and 33) and
+        // lands on any free square behind. The list goes up-left, up-right, down-left,
+        // down-right, and along each from the nearest landing square out: the search's order of
+        // moves of equal rank, and so its tree, follows it.
+        let pos = parse_fen("W:WK28:B22,32,33", I).unwrap();
+        let listed: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| move_text(&pos, m))
+            .collect();
+        let expected = [
+            "28x17", "28x11", "28x6", "28x37", "28x41", "28x46", "28x39", "28x44", "28x50",
+        ];
+        assert_eq!(listed, expected);
     }
 
     #[test]
