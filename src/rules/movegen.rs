@@ -57,9 +57,9 @@ impl Position {
 
 pub(crate) const DIAGONALS: [usize; 4] = [UL, UR, DL, DR];
 const ALL_DIRECTIONS: [usize; 8] = [UL, UR, DL, DR, UP, DOWN, LEFT, RIGHT];
-// A king's capture search keeps its jumps as a mask whose bit k stands for the kth direction of
-// its list and clears a direction's bit by the direction itself: each list is in direction
-// order, from 0.
+// A king's capture search keeps its jumps as a mask whose bit d stands for direction d and
+// follows them from UL to RIGHT, so that its moves come in the order of its direction list:
+// each list is in direction order, from 0.
 const _: () = {
     let mut k = 0;
     while k < ALL_DIRECTIONS.len() {
