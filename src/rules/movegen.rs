@@ -997,6 +997,25 @@ mod tests {
     }
 
     #[test]
+    fn a_frisian_kings_capture_turns_from_any_landing_square_in_any_line() {
+        // Frisian Article 9: a king captures along the horizontal, vertical and
+        // diagonal lines, lands on any empty square behind the man taken and goes on from there
+        // in another direction. Up the file from 46 over 36, then over 17: diagonally from 26,
+        // along the row from 16, diagonally from 6 — listed landing by landing, nearest first.
+        let pos = parse_fen("W:WK46:B17,36", F).unwrap();
+        let listed: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| move_text(&pos, m))
+            .collect();
+        let expected = [
+            "46x12", "46x8", "46x3", "46x18", "46x19", "46x20", "46x22", "46x28", "46x33", "46x39",
+            "46x44", "46x50",
+        ];
+        assert_eq!(listed, expected);
+    }
+
+    #[test]
     fn captured_pieces_stay_until_the_capture_is_complete() {
         // FMJD 4.8/4.11: the king takes 28, 8 and 7 and then heads back down the diagonal
         // 11-17-22-28-33; 28 is still on the board, so 33 cannot be reached. If captured pieces
