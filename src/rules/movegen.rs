@@ -745,14 +745,18 @@ mod tests {
     use crate::rules::variant::{Variant, with_rules};
 
     fn moves(variant: Variant, fen: &str) -> Vec<String> {
-        let pos = parse_fen(fen, variant).unwrap();
-        let mut v: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|m| move_text(&pos, m))
-            .collect();
+        let mut v = in_order(variant, fen);
         v.sort();
         v
+    }
+
+    /// The legal moves' texts in the order the generator lists them.
+    fn in_order(variant: Variant, fen: &str) -> Vec<String> {
+        let pos = parse_fen(fen, variant).unwrap();
+        pos.legal_moves()
+            .iter()
+            .map(|m| move_text(&pos, m))
+            .collect()
     }
 
     fn list(items: &[&str]) -> Vec<String> {
@@ -984,12 +988,7 @@ mod tests {
         // lands on any free square behind. The list goes up-left, up-right, down-left,
         // down-right, and along each from the nearest landing square out: the search's order of
         // moves of equal rank, and so its tree, follows it.
-        let pos = parse_fen("W:WK28:B22,32,33", I).unwrap();
-        let listed: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|m| move_text(&pos, m))
-            .collect();
+        let listed = in_order(I, "W:WK28:B22,32,33");
         let expected = [
             "28x17", "28x11", "28x6", "28x37", "28x41", "28x46", "28x39", "28x44", "28x50",
         ];
@@ -1002,12 +1001,7 @@ mod tests {
         // diagonal lines, lands on any empty square behind the man taken and goes on from there
         // in another direction. Up the file from 46 over 36, then over 17: diagonally from 26,
         // along the row from 16, diagonally from 6 — listed landing by landing, nearest first.
-        let pos = parse_fen("W:WK46:B17,36", F).unwrap();
-        let listed: Vec<String> = pos
-            .legal_moves()
-            .iter()
-            .map(|m| move_text(&pos, m))
-            .collect();
+        let listed = in_order(F, "W:WK46:B17,36");
         let expected = [
             "46x12", "46x8", "46x3", "46x18", "46x19", "46x20", "46x22", "46x28", "46x33", "46x39",
             "46x44", "46x50",
