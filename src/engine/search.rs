@@ -10,9 +10,9 @@
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
-use crate::rules::movegen::{generate, has_capture, make, quiet_move_count};
+use crate::rules::movegen::{generate, has_capture, make, quiet_count_or_captures};
 use crate::rules::moves::Move;
-use crate::rules::variant::RuleSet;
+use crate::rules::variant::{CapturePriority, RuleSet};
 use crate::tablebase::Tablebase;
 use evals::Evals;
 pub use limits::Limits;
@@ -291,38 +291,44 @@ impl Searcher {
                 return beta;
             }
         }
-        // A quiet leaf with a choice of moves is evaluated without listing them (most nodes
-        // are such leaves); the same decisions as below, in the same order. One whose material
-        // alone lies far outside the window returns the window's bound: the rest of the
-        // evaluation would not bring it back, and the pattern reads are its largest cost.
-        if depth < 1
-            && !root
-            && ply < MAX_PLY - 1
-            && quiet_move_count::<R>(pos).is_some_and(|n| n > 1)
-        {
-            if let Some(v) = self.probe(pos, ply as i32) {
-                return v;
-            }
-            if let Some(material) = self.material::<R>(pos) {
-                if material - LAZY_MARGIN >= beta {
-                    return beta;
-                }
-                if material + LAZY_MARGIN <= alpha {
-                    return alpha;
-                }
-            }
-            let k = evals::key::<R>(pos);
-            if let Some(v) = self.evals.get(k) {
-                return v;
-            }
-            let v = self.evaluate::<R>(pos);
-            self.evals.put(k, v);
-            return v;
-        }
         let (frame, deeper) = frames
             .split_first_mut()
             .expect("a frame per ply: the search returns before MAX_PLY");
-        generate::<R>(pos, &mut frame.moves);
+        // A quiet leaf with a choice of moves is evaluated without listing them (most nodes
+        // are such leaves); the same decisions as below, in the same order. One whose material
+        // alone lies far outside the window returns the window's bound: the rest of the
+        // evaluation would not bring it back, and the pattern reads are its largest cost. A
+        // leaf that must capture has its captures listed by the same look that found them.
+        let mut listed = false;
+        if depth < 1 && !root && ply < MAX_PLY - 1 {
+            match quiet_count_or_captures::<R>(pos, &mut frame.moves) {
+                Some(n) if n > 1 => {
+                    if let Some(v) = self.probe(pos, ply as i32) {
+                        return v;
+                    }
+                    if let Some(material) = self.material::<R>(pos) {
+                        if material - LAZY_MARGIN >= beta {
+                            return beta;
+                        }
+                        if material + LAZY_MARGIN <= alpha {
+                            return alpha;
+                        }
+                    }
+                    let k = evals::key::<R>(pos);
+                    if let Some(v) = self.evals.get(k) {
+                        return v;
+                    }
+                    let v = self.evaluate::<R>(pos);
+                    self.evals.put(k, v);
+                    return v;
+                }
+                Some(_) => {}
+                None => listed = true,
+            }
+        }
+        if !listed {
+            generate::<R>(pos, &mut frame.moves);
+        }
         if late_probe {
             entry = self.table.probe(key);
             if let Some(score) = table_cut(entry, depth, alpha, beta, ply) {
@@ -388,8 +394,12 @@ impl Searcher {
                 }
             }
         }
-        self.ordering
-            .order(frame, entry.map(|e| e.best as usize), ply);
+        self.ordering.order(
+            frame,
+            entry.map(|e| e.best as usize),
+            ply,
+            R::RULES.priority != CapturePriority::Free,
+        );
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_index = frame.nth(0);

@@ -203,6 +203,19 @@ pub(crate) fn quiet_move_count<R: RuleSet>(pos: &Position) -> Option<u64> {
     (men | kings == 0).then(|| count_quiet::<R>(pos, &s))
 }
 
+/// The number of simple moves when the side to move has no capture; else `None`, with its
+/// captures listed in `list`: a search's leaf learns whether it is quiet, and one that is not
+/// lists the captures it searches from the same look at the pieces that can capture.
+#[inline]
+pub(crate) fn quiet_count_or_captures<R: RuleSet>(
+    pos: &Position,
+    list: &mut MoveList,
+) -> Option<u64> {
+    let s = sides::<R>(pos);
+    list.clear();
+    (!generate_captures::<R>(pos, &s, list)).then(|| count_quiet::<R>(pos, &s))
+}
+
 /// Kings that may make a simple move: all, except under Frisian Article 17 a king that has just
 /// made three simple moves in a row while its side still has men.
 #[inline(always)]
@@ -339,34 +352,81 @@ impl<'a> CaptureSearch<'a> {
         }
     }
 
-    /// Captures by a flying king. `CAME` is the direction of the last jump ([`NONE`] at the
-    /// start), a constant: each instance looks only in the directions a capture may go on in,
-    /// never straight back, which meets the piece just taken (a look fewer at every landing
-    /// square, every direction's steps still constants). `straight` says whether to go on in
-    /// direction `CAME` from here: going on straight from any landing square behind a piece
-    /// reaches the same continuations as from the first one, so only the first explores it (the
-    /// others still look that way, to know they are not the end of the capture).
-    fn flying<R: RuleSet, const CAME: usize>(
-        &mut self,
-        at: u32,
-        captured: u64,
-        n: usize,
-        straight: bool,
-    ) {
+    /// Captures by a flying king from the square it starts on: a run of landing squares in
+    /// each direction it can jump in, in direction order.
+    fn flying<R: RuleSet>(&mut self, at: u32) {
+        let jumps = self.looks::<R, NONE>(at, 0);
+        self.turn::<R, NONE, UL>(&jumps, None, 0, 0);
+        self.turn::<R, NONE, UR>(&jumps, None, 0, 0);
+        self.turn::<R, NONE, DL>(&jumps, None, 0, 0);
+        self.turn::<R, NONE, DR>(&jumps, None, 0, 0);
+        if R::RULES.orthogonal_captures {
+            self.turn::<R, NONE, UP>(&jumps, None, 0, 0);
+            self.turn::<R, NONE, DOWN>(&jumps, None, 0, 0);
+            self.turn::<R, NONE, LEFT>(&jumps, None, 0, 0);
+            self.turn::<R, NONE, RIGHT>(&jumps, None, 0, 0);
+        }
+    }
+
+    /// A flying king's capture going on after a jump in direction `D` (a constant: each
+    /// direction's search is compiled apart, and every look in it has constant steps), which
+    /// took the last piece of `captured`: the run of empty squares behind that piece, from
+    /// `landing` on, each a square to stop on or to turn from.
+    ///
+    /// Straight ahead every square of the run sees the same piece, so whether the capture can go
+    /// on straight is looked at once for the whole run, and followed from its first square only
+    /// (from any of them it reaches the same continuations); a square of the run is then the end
+    /// of the capture when it has no jump to the side either. Straight back lies the piece just
+    /// taken, which stays on the board until the capture ends: never a jump.
+    fn run<R: RuleSet, const D: usize>(&mut self, mut landing: u64, captured: u64, n: usize) {
+        let g = self.geometry;
+        let them = self.them & !captured;
+        let ahead = g.first_hit(landing.trailing_zeros(), D, !self.empty) & them;
+        let beyond = g.step[D][(ahead.trailing_zeros() & 63) as usize] & self.empty;
+        let mut straight = ((ahead != 0) & (beyond != 0)).then_some((ahead, beyond));
+        let goes_on = straight.is_some();
+        while landing != 0 {
+            let to = landing.trailing_zeros();
+            self.path[n] = to as u8;
+            let jumps = self.looks::<R, D>(to, captured);
+            if jumps.bits == 0 && !goes_on {
+                self.record::<R>(to, captured, n + 1);
+            } else {
+                // Each direction in turn, in direction order (the order of the variant's list).
+                self.turn::<R, D, UL>(&jumps, straight, captured, n + 1);
+                self.turn::<R, D, UR>(&jumps, straight, captured, n + 1);
+                self.turn::<R, D, DL>(&jumps, straight, captured, n + 1);
+                self.turn::<R, D, DR>(&jumps, straight, captured, n + 1);
+                if R::RULES.orthogonal_captures {
+                    self.turn::<R, D, UP>(&jumps, straight, captured, n + 1);
+                    self.turn::<R, D, DOWN>(&jumps, straight, captured, n + 1);
+                    self.turn::<R, D, LEFT>(&jumps, straight, captured, n + 1);
+                    self.turn::<R, D, RIGHT>(&jumps, straight, captured, n + 1);
+                }
+            }
+            // Straight on is followed from the run's first square only.
+            straight = None;
+            landing = g.shift(landing, D) & self.empty;
+        }
+    }
+
+    /// From square `at` of a king's capture that came in direction `CAME` ([`NONE`] at its
+    /// start), the jumps to the side (every direction but `CAME` and straight back), each one's
+    /// piece to take and first landing square, found without a branch per direction.
+    #[inline(always)]
+    fn looks<R: RuleSet, const CAME: usize>(&self, at: u32, captured: u64) -> Jumps {
         let g = self.geometry;
         // Pieces already taken stay on the board until the capture ends: they block, and are
         // not taken again.
         let occupied = !self.empty;
         let them = self.them & !captured;
-        // The directions a jump goes in and each one's piece to take and first landing square,
-        // found without a branch per direction (bit d of `jumps` for direction d).
         let mut jumps = Jumps {
             bits: 0,
             targets: [0; DIRECTIONS],
             landings: [0; DIRECTIONS],
         };
         let mut look = |d: usize| {
-            if CAME != NONE && d == REVERSE[CAME] {
+            if CAME != NONE && (d == CAME || d == REVERSE[CAME]) {
                 return;
             }
             let target = g.first_hit(at, d, occupied) & them;
@@ -386,45 +446,26 @@ impl<'a> CaptureSearch<'a> {
             look(LEFT);
             look(RIGHT);
         }
-        if jumps.bits == 0 {
-            if n > 0 {
-                self.record::<R>(at, captured, n);
-            }
-            return;
-        }
-        if CAME != NONE && !straight {
-            jumps.bits &= !(1 << CAME);
-        }
-        // Each direction in turn, in direction order (the order of the variant's list), with
-        // the next jumps' directions constants again.
-        self.walk::<R, UL>(&jumps, captured, n);
-        self.walk::<R, UR>(&jumps, captured, n);
-        self.walk::<R, DL>(&jumps, captured, n);
-        self.walk::<R, DR>(&jumps, captured, n);
-        if R::RULES.orthogonal_captures {
-            self.walk::<R, UP>(&jumps, captured, n);
-            self.walk::<R, DOWN>(&jumps, captured, n);
-            self.walk::<R, LEFT>(&jumps, captured, n);
-            self.walk::<R, RIGHT>(&jumps, captured, n);
-        }
+        jumps
     }
 
-    /// A flying king's jumps in direction `D`, if `jumps` has one: on from each landing square
-    /// behind the piece taken.
+    /// Follows the jump in direction `E` from a square of a run in direction `D`: to the side
+    /// if `jumps` has one, or straight on over the piece ahead when `E` is `D` and `straight`
+    /// gives that piece and the square behind it.
     #[inline(always)]
-    fn walk<R: RuleSet, const D: usize>(&mut self, jumps: &Jumps, captured: u64, n: usize) {
-        if jumps.bits & 1 << D == 0 {
-            return;
-        }
-        let g = self.geometry;
-        let mut landing = jumps.landings[D];
-        let mut first = true;
-        while landing != 0 {
-            let to = landing.trailing_zeros();
-            self.path[n] = to as u8;
-            self.flying::<R, D>(to, captured | jumps.targets[D], n + 1, first);
-            first = false;
-            landing = g.shift(landing, D) & self.empty;
+    fn turn<R: RuleSet, const D: usize, const E: usize>(
+        &mut self,
+        jumps: &Jumps,
+        straight: Option<(u64, u64)>,
+        captured: u64,
+        n: usize,
+    ) {
+        if E == D {
+            if let Some((ahead, beyond)) = straight {
+                self.run::<R, E>(beyond, captured | ahead, n);
+            }
+        } else if jumps.bits & 1 << E != 0 {
+            self.run::<R, E>(jumps.landings[E], captured | jumps.targets[E], n);
         }
     }
 }
@@ -460,7 +501,7 @@ fn onward<R: RuleSet>(side: Color, sources: &[u64; 8], d: usize) -> u64 {
 /// from the squares that every man's jumps start from, and listed without the depth-first
 /// search, which the others still go through. Men are still taken in order and each one's
 /// captures in its directions' order, so the list is the search's, move for move.
-#[inline]
+#[inline(always)]
 fn generate_captures<R: RuleSet>(pos: &Position, s: &Sides, list: &mut MoveList) -> bool {
     let sources = jump_sources::<R>(pos.side, s);
     let mut men = jumping_men::<R>(pos.side, &sources, s);
@@ -514,7 +555,7 @@ fn search_kings<R: RuleSet>(search: &mut CaptureSearch<'_>, s: &Sides, mut kings
         kings &= kings - 1;
         search.start(from, true, s);
         if R::RULES.flying_kings {
-            search.flying::<R, NONE>(from, 0, 0, true);
+            search.flying::<R>(from);
         } else {
             search.short::<R>(&DIAGONALS, from, 0, 0);
         }

@@ -112,11 +112,29 @@ impl MoveOrdering {
     /// scores are chosen without a branch per move (which class a move falls in is as good as
     /// a coin toss to the processor), and a node's moves are all captures or none (a capture is
     /// forced), so that is asked once.
-    pub(super) fn order(&self, frame: &mut Frame, tt_best: Option<usize>, ply: usize) {
+    ///
+    /// `equal_captures` says that the variant's priority rule keeps only captures of the same
+    /// size (the most pieces, or the highest value, which comes with as many pieces): its
+    /// captures then keep the order they were listed in, the table's move first.
+    pub(super) fn order(
+        &self,
+        frame: &mut Frame,
+        tt_best: Option<usize>,
+        ply: usize,
+        equal_captures: bool,
+    ) {
         let Frame { moves, order } = frame;
         let tt = tt_best.unwrap_or(usize::MAX);
         if moves.as_slice().first().is_some_and(|m| m.is_capture()) {
-            keys(moves, order, tt, |m| CAPTURE + m.capture_count() as i32);
+            if equal_captures {
+                keys(moves, order, tt, |_| CAPTURE);
+                if tt >= moves.len() {
+                    // The keys fall in list order: the two highest are in front already.
+                    return;
+                }
+            } else {
+                keys(moves, order, tt, |m| CAPTURE + m.capture_count() as i32);
+            }
         } else {
             let [k1, k2] = self.killers[ply];
             keys(moves, order, tt, |m| {
@@ -195,13 +213,51 @@ mod tests {
             squares(pairs[2].0, pairs[2].1),
         ];
         ordering.reward(pairs[5].0, pairs[5].1, 100);
-        ordering.order(&mut frame, Some(3), 1);
+        ordering.order(&mut frame, Some(3), 1, true);
         // The two highest are in front before the rest is sorted.
         assert_eq!((frame.nth(0), frame.nth(1)), (3, 4));
         frame.sort_rest();
         let tried: Vec<usize> = (0..6).map(|n| frame.nth(n)).collect();
         // The table's move, the killers, history 100, then the two at 0 in the order listed.
         assert_eq!(tried, vec![3, 4, 2, 5, 0, 1]);
+    }
+
+    /// Four captures of 1, 3, 2 and 3 pieces, listed in that order.
+    fn captures() -> Frame {
+        let mut frame = Frame::new();
+        for (k, taken) in [0b1u64, 0b111 << 8, 0b11 << 16, 0b111 << 24]
+            .into_iter()
+            .enumerate()
+        {
+            let mut mv = Move::quiet(40 + k as u32, 30 + k as u32, 5);
+            mv.captured = taken;
+            frame.moves.push(mv);
+        }
+        frame
+    }
+
+    #[test]
+    fn captures_go_by_size_under_free_choice_and_in_list_order_under_a_priority_rule() {
+        let ordering = MoveOrdering::new(2);
+        let tried = |frame: &mut Frame| -> Vec<usize> {
+            frame.sort_rest();
+            (0..frame.moves.len()).map(|n| frame.nth(n)).collect()
+        };
+        // Free choice (English): the most pieces first, ties in list order.
+        let mut frame = captures();
+        ordering.order(&mut frame, None, 1, false);
+        assert_eq!(tried(&mut frame), vec![1, 3, 2, 0]);
+        // A priority rule lists captures of one size only: they keep the list's order.
+        let mut frame = captures();
+        ordering.order(&mut frame, None, 1, true);
+        assert_eq!(tried(&mut frame), vec![0, 1, 2, 3]);
+        // The table's move first either way.
+        let mut frame = captures();
+        ordering.order(&mut frame, Some(2), 1, true);
+        assert_eq!(tried(&mut frame), vec![2, 0, 1, 3]);
+        let mut frame = captures();
+        ordering.order(&mut frame, Some(0), 1, false);
+        assert_eq!(tried(&mut frame), vec![0, 1, 3, 2]);
     }
 
     proptest::proptest! {
@@ -246,7 +302,7 @@ mod tests {
             };
             let mut expected: Vec<usize> = (0..pairs.len()).collect();
             expected.sort_by_key(|&i| std::cmp::Reverse(class(i)));
-            ordering.order(&mut frame, tt.filter(|&t| t < pairs.len()), 1);
+            ordering.order(&mut frame, tt.filter(|&t| t < pairs.len()), 1, true);
             frame.sort_rest();
             let tried: Vec<usize> = (0..pairs.len()).map(|n| frame.nth(n)).collect();
             proptest::prop_assert_eq!(tried, expected);
