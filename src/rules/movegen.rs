@@ -36,9 +36,10 @@ impl Position {
     }
 
     /// The number of legal moves when none is a capture, or `None` when the side to move must
-    /// capture: a search's leaf learns whether it is quiet without listing its moves.
+    /// capture: whether a position is quiet, learnt without listing its simple moves.
     pub fn quiet_move_count(&self) -> Option<u64> {
-        with_rules!(self.variant, R => quiet_move_count::<R>(self))
+        let mut captures = MoveList::new();
+        with_rules!(self.variant, R => quiet_count_or_captures::<R>(self, &mut captures))
     }
 
     /// Whether the side not to move could capture if it were its turn: a threat.
@@ -193,14 +194,6 @@ pub(crate) fn has_capture<R: RuleSet>(pos: &Position) -> bool {
     let s = sides::<R>(pos);
     let (men, kings) = capturers::<R>(pos, &s);
     men | kings != 0
-}
-
-/// Simple moves counted, unless the side to move must capture.
-#[inline]
-pub(crate) fn quiet_move_count<R: RuleSet>(pos: &Position) -> Option<u64> {
-    let s = sides::<R>(pos);
-    let (men, kings) = capturers::<R>(pos, &s);
-    (men | kings == 0).then(|| count_quiet::<R>(pos, &s))
 }
 
 /// The number of simple moves when the side to move has no capture; else `None`, with its
