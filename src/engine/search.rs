@@ -7,6 +7,7 @@
 //! variant's move generator, move making and evaluation directly. This file is the tree below
 //! the root; the root's iterations, the clock and the helper threads are in `deepening`.
 
+use super::eval::model::material_unit;
 use super::eval::{Model, builtin};
 use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
@@ -146,13 +147,6 @@ impl Searcher {
     /// The value of `pos`, a position of the variant `R`.
     fn evaluate<R: RuleSet>(&self, pos: &Position) -> i32 {
         self.model_of::<R>().evaluate_in::<R>(pos)
-    }
-
-    /// The value of the pieces alone, as [`Searcher::evaluate`] weighs them (`None` for weights
-    /// without their terms).
-    #[inline]
-    fn material<R: RuleSet>(&self, pos: &Position) -> Option<i32> {
-        self.model_of::<R>().material_in::<R>(pos)
     }
 
     /// The flag that stops the search at once when set (from any thread).
@@ -306,11 +300,14 @@ impl Searcher {
                     if let Some(v) = self.probe(pos, ply as i32) {
                         return v;
                     }
-                    if let Some(material) = self.material::<R>(pos) {
-                        if material - LAZY_MARGIN >= beta {
+                    // The material's value is the floor of `scaled / unit`: compared as
+                    // `scaled` with the bounds times the unit, it needs no division.
+                    if let Some(scaled) = self.model_of::<R>().scaled_material_in::<R>(pos) {
+                        let unit = material_unit::<R>();
+                        if scaled >= (beta + LAZY_MARGIN) * unit {
                             return beta;
                         }
-                        if material + LAZY_MARGIN <= alpha {
+                        if scaled < (alpha - LAZY_MARGIN + 1) * unit {
                             return alpha;
                         }
                     }

@@ -17,18 +17,29 @@ use crate::rules::board::Position;
 use crate::rules::variant::Variant;
 use std::sync::OnceLock;
 
-/// The weights shipped with the program for a variant.
+/// The weights shipped with the program for a variant. Inlined: the search asks for them at
+/// every leaf it values, and once they are read that is one load and one test.
+#[inline]
 pub fn builtin(variant: Variant) -> &'static Model {
     static MODELS: [OnceLock<Model>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let (i, bytes): (usize, &[u8]) = match variant {
-        Variant::International => (0, include_bytes!("weights/international.eval")),
-        Variant::Frisian => (1, include_bytes!("weights/frisian.eval")),
-        Variant::English => (2, include_bytes!("weights/english.eval")),
+    let cell = &MODELS[variant as usize];
+    match cell.get() {
+        Some(model) => model,
+        None => cell.get_or_init(|| read_builtin(variant)),
+    }
+}
+
+/// Reads the shipped weights of a variant (once a run: [`builtin`] keeps them).
+#[cold]
+#[inline(never)]
+fn read_builtin(variant: Variant) -> Model {
+    let bytes: &[u8] = match variant {
+        Variant::International => include_bytes!("weights/international.eval"),
+        Variant::Frisian => include_bytes!("weights/frisian.eval"),
+        Variant::English => include_bytes!("weights/english.eval"),
     };
-    MODELS[i].get_or_init(|| {
-        Model::from_bytes(bytes, variant)
-            .expect("the shipped weights are checked by the tests before release")
-    })
+    Model::from_bytes(bytes, variant)
+        .expect("the shipped weights are checked by the tests before release")
 }
 
 /// The position's value for the side to move, by the shipped weights.

@@ -33,6 +33,8 @@ const INDEX_BOUND: usize = 1 << 13;
 /// checks a leaf's 28 reads go out together (the bench positions to depth 14 in 0.95 of the
 /// time, Woldouby to depth 26 in 0.86).
 const NARROW_ROOM: usize = CONFIGURATIONS * (MAX_REGIONS - 1) + INDEX_BOUND;
+/// The most pieces a variant's full board has.
+const MAX_FULL: usize = 40;
 
 /// A weight in its two phases: `[opening, ending]`.
 pub type Phased<T> = [T; PHASES];
@@ -64,6 +66,10 @@ pub struct Model {
     /// The whole-board terms' weights, both phases in one word (opening × 2³² + ending): one
     /// multiplication a term instead of two.
     packed_globals: [i64; GLOBALS],
+    /// The men's and the kings' weights blended for each count of pieces on the board, up to a
+    /// full board: [`Model::material_in`] is then two products and one division, where the
+    /// blend of its phases took six products more (the search asks it at most of its leaves).
+    blended: [[i32; 2]; MAX_FULL + 1],
     /// Region by region, for each configuration of White's men and Black's men on its squares,
     /// White's pattern weight less the one Black's view of the same squares gets, both phases
     /// packed in one word: the evaluation then reads each region once instead of once per side.
@@ -129,6 +135,7 @@ impl Model {
             board: board_weights(variant, &patterns),
             patterns,
             packed_globals: pack(&globals),
+            blended: blend_material(variant, &globals),
             globals,
             terms,
             tempo: q(tempo),
@@ -204,23 +211,31 @@ impl Model {
     /// [`Model::material`] compiled for one variant.
     #[inline(always)]
     pub(crate) fn material_in<R: RuleSet>(&self, pos: &Position) -> Option<i32> {
+        self.scaled_material_in::<R>(pos)
+            .map(|scaled| scaled.div_euclid(material_unit::<R>()))
+    }
+
+    /// [`Model::material_in`] before its division: the value times [`material_unit`], whose
+    /// floor it is. A test of the value against a bound is then a test of this against the
+    /// bound times the unit, a constant product: no division.
+    #[inline(always)]
+    pub(crate) fn scaled_material_in<R: RuleSet>(&self, pos: &Position) -> Option<i32> {
         debug_assert_eq!(self.variant, R::VARIANT, "weights of another variant");
         if self.terms <= Global::King as usize {
             return None;
         }
-        let men = pos.white & !pos.kings;
-        let kings = pos.white & pos.kings;
         let count = |b: u64| b.count_ones() as i32;
-        let man = count(men) - count(pos.black & !pos.kings);
-        let king = count(kings) - count(pos.black & pos.kings);
-        let [mo, me] = self.globals[Global::Man as usize].map(i32::from);
-        let [ko, ke] = self.globals[Global::King as usize].map(i32::from);
-        let (mut opening, mut ending) = (mo * man + ko * king, me * man + ke * king);
-        if pos.side_to_move() == Color::Black {
-            opening = -opening;
-            ending = -ending;
-        }
-        Some(blend::<R>(pos, opening, ending))
+        let man = count(pos.white & !pos.kings) - count(pos.black & !pos.kings);
+        let king = count(pos.white & pos.kings) - count(pos.black & pos.kings);
+        const { assert!(2 * R::RULES.pieces_per_side as usize <= MAX_FULL) };
+        let full = 2 * R::RULES.pieces_per_side;
+        let [m, k] = self.blended[pos.piece_count().min(full) as usize];
+        let scaled = m * man + k * king;
+        Some(if pos.side_to_move() == Color::Black {
+            -scaled
+        } else {
+            scaled
+        })
     }
 
     /// The file's bytes (compressed).
@@ -297,6 +312,7 @@ impl Model {
             board: board_weights(variant, &patterns),
             patterns,
             packed_globals: pack(&globals),
+            blended: blend_material(variant, &globals),
             globals,
             terms,
             tempo,
@@ -335,6 +351,23 @@ fn board_weights(variant: Variant, patterns: &[Phased<i16>]) -> Board {
     }
 }
 
+/// [`Model::blended`] from the whole-board weights: for each count of pieces, the men's and the
+/// kings' weights taken as [`blend`] takes them, before its division.
+fn blend_material(variant: Variant, globals: &[Phased<i16>; GLOBALS]) -> [[i32; 2]; MAX_FULL + 1] {
+    let full = 2 * variant.rules().pieces_per_side as i32;
+    let [man, king] = [Global::Man, Global::King].map(|g| globals[g as usize].map(i32::from));
+    std::array::from_fn(|share| {
+        let share = (share as i32).min(full);
+        [man, king].map(|[opening, ending]| opening * share + ending * (full - share))
+    })
+}
+
+/// The unit of [`Model::scaled_material_in`]: the divisor of [`blend`].
+#[inline(always)]
+pub(crate) const fn material_unit<R: RuleSet>() -> i32 {
+    QUANTUM * 2 * R::RULES.pieces_per_side as i32
+}
+
 /// [`Model::packed_globals`] from the whole-board weights.
 fn pack(globals: &[Phased<i16>; GLOBALS]) -> [i64; GLOBALS] {
     globals.map(|[o, e]| (i64::from(o) << 32) + i64::from(e))
@@ -347,7 +380,7 @@ fn pack(globals: &[Phased<i16>; GLOBALS]) -> [i64; GLOBALS] {
 fn blend<R: RuleSet>(pos: &Position, opening: i32, ending: i32) -> i32 {
     let full = 2 * R::RULES.pieces_per_side as i32;
     let share = (pos.piece_count() as i32).min(full);
-    (opening * share + ending * (full - share)).div_euclid(QUANTUM * full)
+    (opening * share + ending * (full - share)).div_euclid(material_unit::<R>())
 }
 
 fn variant_code(v: Variant) -> u8 {

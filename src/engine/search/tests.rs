@@ -461,7 +461,8 @@ fn a_quiet_leaf_far_outside_the_window_is_judged_by_its_material() {
     assert!(pos.quiet_move_count().is_some_and(|n| n > 1));
     let mut s = Searcher::new(1, None);
     let material = s
-        .material::<InternationalRules>(&pos)
+        .model_of::<InternationalRules>()
+        .material_in::<InternationalRules>(&pos)
         .expect("the shipped weights value men and kings");
     assert!(material >= 2 * 90, "two men up is worth {material}");
     let full = s.evaluate::<InternationalRules>(&pos);
