@@ -67,8 +67,8 @@ pub struct Model {
     /// multiplication a term instead of two.
     packed_globals: [i64; GLOBALS],
     /// The men's and the kings' weights blended for each count of pieces on the board, up to a
-    /// full board: [`Model::material_in`] is then two products and one division, where the
-    /// blend of its phases took six products more (the search asks it at most of its leaves).
+    /// full board: [`Model::material_in`] is then two products and one division, where blending
+    /// its phases at each call took six products (the search asks it at most of its leaves).
     blended: [[i32; 2]; MAX_FULL + 1],
     /// Region by region, for each configuration of White's men and Black's men on its squares,
     /// White's pattern weight less the one Black's view of the same squares gets, both phases
@@ -506,6 +506,47 @@ mod tests {
             let mut pos = Position::start(v);
             for pick in picks {
                 prop_assert_eq!(m.evaluate(&pos), by_views(m, &pos), "{:?}", pos);
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play(&moves.as_slice()[usize::from(pick) % moves.len()]);
+            }
+        }
+
+        /// The material read from the blended table is its definition, the two phases' material
+        /// blended by the pieces on the board; and a bound tested on the scaled value, as the
+        /// search's lazy evaluation tests it, is the same test on the value.
+        #[test]
+        fn the_blended_material_is_its_phases_blended(
+            variant in 0usize..3,
+            picks in proptest::collection::vec(any::<u16>(), 1..120),
+            delta in -2i32..=2,
+        ) {
+            use crate::rules::piece::Kind;
+            let v = Variant::ALL[variant];
+            let m = builtin(v);
+            let full = 2 * v.rules().pieces_per_side as i32;
+            let [mo, me] = m.globals[Global::Man as usize].map(i32::from);
+            let [ko, ke] = m.globals[Global::King as usize].map(i32::from);
+            let mut pos = Position::start(v);
+            for pick in picks {
+                let side = pos.side_to_move();
+                let lead = |kind| {
+                    pos.count(side, kind) as i32 - pos.count(side.opposite(), kind) as i32
+                };
+                let (man, king) = (lead(Kind::Man), lead(Kind::King));
+                let share = (pos.piece_count() as i32).min(full);
+                let value = ((mo * man + ko * king) * share + (me * man + ke * king) * (full - share))
+                    .div_euclid(QUANTUM * full);
+                prop_assert_eq!(m.material(&pos), Some(value), "{:?}", pos);
+                let (scaled, unit) = with_rules!(v, R => (
+                    m.scaled_material_in::<R>(&pos).expect("the shipped weights value men"),
+                    material_unit::<R>(),
+                ));
+                let bound = value + delta;
+                prop_assert_eq!(scaled >= bound * unit, value >= bound);
+                prop_assert_eq!(scaled < (bound + 1) * unit, value <= bound);
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
