@@ -375,6 +375,8 @@ impl<'a> CaptureSearch<'a> {
         let g = self.geometry;
         let them = self.them & !captured;
         let ahead = g.first_hit(landing.trailing_zeros(), D, !self.empty) & them;
+        // With no piece ahead the mask reads square 0's step, and `ahead` discards it: no
+        // branch on whether there is one.
         let beyond = g.step[D][(ahead.trailing_zeros() & 63) as usize] & self.empty;
         let mut straight = ((ahead != 0) & (beyond != 0)).then_some((ahead, beyond));
         let goes_on = straight.is_some();

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 /// every leaf it values, and once they are read that is one load and one test.
 #[inline]
 pub fn builtin(variant: Variant) -> &'static Model {
-    static MODELS: [OnceLock<Model>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static MODELS: [OnceLock<Model>; Variant::ALL.len()] = [const { OnceLock::new() }; _];
     let cell = &MODELS[variant as usize];
     match cell.get() {
         Some(model) => model,
