@@ -11,6 +11,7 @@
 mod tmux;
 
 use draughts::club::Store;
+use draughts::club::access::Actor;
 use draughts::club::games;
 use draughts::club::members::{self, MemberFields};
 use draughts::club::tournament::{self, NewTournament, System};
@@ -54,7 +55,8 @@ fn main() -> Result<(), String> {
         let mut store = Store::open(&db).map_err(|e| e.to_string())?;
         let names: Vec<String> = (1..=boards * 2).map(|i| format!("Player {i}")).collect();
         for n in &names {
-            members::add(&mut store, n, &MemberFields::default()).map_err(|e| e.to_string())?;
+            members::add(&mut store, &Actor::local(), n, &MemberFields::default())
+                .map_err(|e| e.to_string())?;
         }
         let new = NewTournament {
             name: "Review",
@@ -64,16 +66,18 @@ fn main() -> Result<(), String> {
             scoring: "2-1-0".parse().map_err(|e| format!("{e}"))?,
             rated: false,
             tiebreaks: vec![],
+            reports: Default::default(),
         };
-        tournament::create(&mut store, &new).map_err(|e| e.to_string())?;
-        tournament::enter(&mut store, "Review", &names).map_err(|e| e.to_string())?;
-        tournament::pair_next(&mut store, "Review").map_err(|e| e.to_string())?;
+        tournament::create(&mut store, &Actor::local(), &new).map_err(|e| e.to_string())?;
+        tournament::enter(&mut store, &Actor::local(), "Review", &names)
+            .map_err(|e| e.to_string())?;
+        tournament::pair_next(&mut store, &Actor::local(), "Review").map_err(|e| e.to_string())?;
         let pairings =
             tournament::pairings(&store, "Review", Some(1)).map_err(|e| e.to_string())?;
         for (p, g) in pairings.iter().zip(records.iter_mut()) {
             g.set_result(GameResult::Draw);
             let black = p.black.as_deref().ok_or("a bye in an even round robin")?;
-            games::attach(&mut store, "Review", 1, &p.white, black, g)
+            games::attach(&mut store, &Actor::local(), "Review", 1, &p.white, black, g)
                 .map_err(|e| e.to_string())?;
         }
     }

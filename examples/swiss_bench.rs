@@ -7,6 +7,7 @@
 //! (`SWISS_BENCH_KEEP=dir` keeps each TRF paired as `dir/swiss-<players>.trf`)
 
 use draughts::club::Store;
+use draughts::club::access::Actor;
 use draughts::club::members::{self, MemberFields};
 use draughts::club::tiebreak::TieBreak;
 use draughts::club::tournament::{self, NewTournament, Outcome, System};
@@ -50,7 +51,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ratings: vec![(Variant::International, r)],
                 ..Default::default()
             };
-            members::add(&mut store, &name, &fields)?;
+            members::add(&mut store, &Actor::local(), &name, &fields)?;
             rating.insert(name.clone(), r);
             names.push(name);
         }
@@ -62,12 +63,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             scoring: "2-1-0".parse()?,
             rated: false,
             tiebreaks: vec![TieBreak::Buchholz],
+            reports: Default::default(),
         };
-        tournament::create(&mut store, &new)?;
-        tournament::enter(&mut store, "Bench", &names)?;
+        tournament::create(&mut store, &Actor::local(), &new)?;
+        tournament::enter(&mut store, &Actor::local(), "Bench", &names)?;
         let mut failed = None;
         for round in 1..rounds {
-            if let Err(e) = tournament::pair_next(&mut store, "Bench") {
+            if let Err(e) = tournament::pair_next(&mut store, &Actor::local(), "Bench") {
                 failed = Some(e);
                 break;
             }
@@ -83,7 +85,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 } else {
                     Outcome::BlackWins
                 };
-                tournament::record_result(&mut store, "Bench", round, &p.white, black, outcome)?;
+                tournament::record_result(
+                    &mut store,
+                    &Actor::local(),
+                    "Bench",
+                    round,
+                    &p.white,
+                    black,
+                    outcome,
+                )?;
             }
         }
         if let Some(e) = failed {
@@ -99,7 +109,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )?;
         }
         let started = Instant::now();
-        let paired = tournament::pair_next(&mut store, "Bench");
+        let paired = tournament::pair_next(&mut store, &Actor::local(), "Bench");
         let ours_time = started.elapsed().as_secs_f64();
         if let Err(e) = paired {
             println!("{players:>7}  {rounds:>5}  {ours_time:>8.3}  the club's Swiss stopped: {e}");

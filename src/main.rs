@@ -87,9 +87,9 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("draughts: {e:#}");
-            // Refused by the club's rules: 1; bad input or a broken file: 2.
+            // Refused by the club's rules or the actor's role: 1; bad input or a broken file: 2.
             match e.downcast_ref::<ClubError>() {
-                Some(ClubError::Refused(_)) => ExitCode::from(1),
+                Some(ClubError::Refused(_) | ClubError::Denied(_)) => ExitCode::from(1),
                 _ => ExitCode::from(2),
             }
         }

@@ -16,6 +16,7 @@
 mod bbp;
 mod common;
 
+use draughts::club::access::Actor;
 use draughts::club::dutch;
 use draughts::club::trf;
 use std::collections::BTreeSet;
@@ -368,7 +369,7 @@ fn a_club_swiss_with_absences_late_entries_and_withdrawals_pairs_as_the_referenc
                 ratings: vec![(Variant::International, 1200.0 + rng.next(1200) as f64)],
                 ..Default::default()
             };
-            members::add(store, &name, &fields).expect("a member");
+            members::add(store, &Actor::local(), &name, &fields).expect("a member");
             name
         };
         let names: Vec<String> = (0..players)
@@ -382,22 +383,29 @@ fn a_club_swiss_with_absences_late_entries_and_withdrawals_pairs_as_the_referenc
             scoring: "2-1-0".parse().expect("scoring"),
             rated: false,
             tiebreaks: vec![TieBreak::Buchholz],
+            reports: Default::default(),
         };
-        tournament::create(&mut store, &new).expect("a Swiss");
-        tournament::enter(&mut store, "Sim", &names).expect("entries");
+        tournament::create(&mut store, &Actor::local(), &new).expect("a Swiss");
+        tournament::enter(&mut store, &Actor::local(), "Sim", &names).expect("entries");
         let mut active = names.clone();
         for round in 1..=total {
             if round > 1 {
                 // Late entries, requested byes (absences) and withdrawals before the round.
                 if rng.next(3) == 0 {
                     let late = new_member(&mut store, &mut rng);
-                    tournament::enter(&mut store, "Sim", std::slice::from_ref(&late))
-                        .expect("a late entry");
+                    tournament::enter(
+                        &mut store,
+                        &Actor::local(),
+                        "Sim",
+                        std::slice::from_ref(&late),
+                    )
+                    .expect("a late entry");
                     active.push(late);
                 }
                 active.retain(|n| {
                     if rng.next(40) == 0 {
-                        tournament::withdraw(&mut store, "Sim", n).expect("withdrawn");
+                        tournament::withdraw(&mut store, &Actor::local(), "Sim", n)
+                            .expect("withdrawn");
                         false
                     } else {
                         true
@@ -405,14 +413,16 @@ fn a_club_swiss_with_absences_late_entries_and_withdrawals_pairs_as_the_referenc
                 });
                 for n in &active {
                     if rng.next(15) == 0 {
-                        tournament::set_absent(&mut store, "Sim", n, round, true).expect("absent");
+                        tournament::set_absent(&mut store, &Actor::local(), "Sim", n, round, true)
+                            .expect("absent");
                     }
                 }
             }
             let file = dir.path().join(format!("sim{seed}r{round}.trf"));
             std::fs::write(&file, club_trf::export(&store, "Sim").expect("TRF")).expect("TRF");
             let theirs = reference(&bbp, &file);
-            let ours = tournament::pair_next(&mut store, "Sim").map(|_| club_round(&store, round));
+            let ours = tournament::pair_next(&mut store, &Actor::local(), "Sim")
+                .map(|_| club_round(&store, round));
             match (&theirs, &ours) {
                 (Ok(t), Ok(o)) => assert_eq!(
                     o,
@@ -434,14 +444,23 @@ fn a_club_swiss_with_absences_late_entries_and_withdrawals_pairs_as_the_referenc
             for p in tournament::pairings(&store, "Sim", Some(round)).expect("pairings") {
                 let Some(black) = &p.black else { continue };
                 if rng.next(50) == 0 {
-                    tournament::withdraw(&mut store, "Sim", black).expect("withdrawn");
+                    tournament::withdraw(&mut store, &Actor::local(), "Sim", black)
+                        .expect("withdrawn");
                     active.retain(|n| n != black);
                     continue;
                 }
                 let outcome =
                     [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins][rng.next(3) as usize];
-                tournament::record_result(&mut store, "Sim", round, &p.white, black, outcome)
-                    .expect("a result");
+                tournament::record_result(
+                    &mut store,
+                    &Actor::local(),
+                    "Sim",
+                    round,
+                    &p.white,
+                    black,
+                    outcome,
+                )
+                .expect("a result");
             }
         }
     }

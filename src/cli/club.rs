@@ -1,5 +1,6 @@
-//! `draughts club`: members and their keys, ratings, settings, the games archive and the
-//! server's online games (tournaments have their own module).
+//! `draughts club`: members, their roles and keys, ratings, settings, the games archive, the
+//! server's online games and the audit (tournaments have their own module). Every change is made
+//! as [`Actor::local`]: whoever holds the database file acts as the owner.
 
 use super::output::OutputArgs;
 use super::tournament::TournamentCommand;
@@ -7,6 +8,7 @@ use anyhow::Result;
 use clap::Subcommand;
 use draughts::Variant;
 use draughts::bounded;
+use draughts::club::access::{Actor, Role};
 use draughts::club::members::{self, Member, MemberFields};
 use draughts::club::{self, Store};
 use draughts::rules::pdn;
@@ -49,6 +51,22 @@ pub(crate) enum ClubCommand {
     Rating {
         #[command(subcommand)]
         command: RatingCommand,
+    },
+    /// Every change to the club's records: who made it (a member, or the local user), when,
+    /// what, and the values before and after.
+    Audit {
+        /// Only changes from this date (YYYY-MM-DD) or time (YYYY-MM-DD HH:MM:SS, UTC) on.
+        #[arg(long)]
+        since: Option<String>,
+        /// Only changes made by this member or concerning them (name or id).
+        #[arg(long)]
+        member: Option<String>,
+        /// Only changes concerning this tournament (name or id).
+        #[arg(long)]
+        tournament: Option<String>,
+        /// JSON for machines.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -122,6 +140,15 @@ pub(crate) enum MemberCommand {
     Activate {
         /// Name or id.
         member: String,
+    },
+    /// Give a member a role: owner (everything, including roles), organiser (members,
+    /// tournaments, pairings, results, settings) or member.
+    Role {
+        /// Name or id.
+        member: String,
+        /// owner, organiser or member.
+        #[arg(value_name = "owner|organiser|member")]
+        role: String,
     },
     /// Add the members of a CSV file (header: name[,federation_id,contact,active,international,frisian,english]).
     Import {
@@ -209,14 +236,15 @@ pub(crate) enum RatingCommand {
     },
 }
 
-/// Runs a club command on the database (`--db`, or the default one).
+/// Runs a club command on the database (`--db`, or the default one), as the local user.
 pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode> {
     let path = db.unwrap_or_else(club::store::default_path);
     let mut store = Store::open(&path)?;
+    let actor = &Actor::local();
     match command {
         ClubCommand::Member { command } => match command {
             MemberCommand::Add { name, fields } => {
-                let id = members::add(&mut store, &name, &fields.fields(None)?)?;
+                let id = members::add(&mut store, actor, &name, &fields.fields(None)?)?;
                 outln!("added #{id} {}", name.trim());
             }
             MemberCommand::List {
@@ -232,20 +260,25 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 name,
                 fields,
             } => {
-                let m = members::edit(&mut store, &member, &fields.fields(name)?)?;
+                let m = members::edit(&mut store, actor, &member, &fields.fields(name)?)?;
                 outln!("changed #{} {}", m.id, m.name);
             }
             MemberCommand::Deactivate { member } => {
-                let m = members::set_active(&mut store, &member, false)?;
+                let m = members::set_active(&mut store, actor, &member, false)?;
                 outln!("deactivated #{} {}", m.id, m.name);
             }
             MemberCommand::Activate { member } => {
-                let m = members::set_active(&mut store, &member, true)?;
+                let m = members::set_active(&mut store, actor, &member, true)?;
                 outln!("activated #{} {}", m.id, m.name);
+            }
+            MemberCommand::Role { member, role } => {
+                let role: Role = role.parse()?;
+                let m = members::set_role(&mut store, actor, &member, role)?;
+                outln!("#{} {} is {}", m.id, m.name, m.role.name());
             }
             MemberCommand::Import { file } => {
                 let text = bounded::read_text(&file, bounded::MAX_TEXT_FILE, "members file")?;
-                let n = members::import_csv(&mut store, &text)
+                let n = members::import_csv(&mut store, actor, &text)
                     .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
                 outln!("imported {n} members");
             }
@@ -260,7 +293,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 } else {
                     key
                 };
-                let k = members::add_key(&mut store, &member, &text)?;
+                let k = members::add_key(&mut store, actor, &member, &text)?;
                 outln!("added {}", k.fingerprint);
             }
             MemberCommand::Keys { member } => {
@@ -269,11 +302,17 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 }
             }
             MemberCommand::RemoveKey { fingerprint } => {
-                members::remove_key(&mut store, &fingerprint)?;
+                members::remove_key(&mut store, actor, &fingerprint)?;
                 outln!("removed {fingerprint}");
             }
         },
-        ClubCommand::Tournament { command } => super::tournament::run(&mut store, command)?,
+        ClubCommand::Tournament { command } => super::tournament::run(&mut store, actor, command)?,
+        ClubCommand::Audit {
+            since,
+            member,
+            tournament,
+            json,
+        } => audit(&store, since, member, tournament, json)?,
         ClubCommand::Rating { command } => rating(&store, command)?,
         ClubCommand::Online { pdn: Some(id), .. } => {
             out!("{}", club::online::get(&store, id)?.pdn);
@@ -305,8 +344,9 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
         ClubCommand::Archive { command } => match command {
             ArchiveCommand::Import { file, variant } => {
                 let bytes = bounded::read_file(&file, bounded::MAX_PDN_FILE, "PDN file")?;
+                let variant: Variant = variant.parse()?;
                 let n =
-                    club::games::archive_import(&mut store, &pdn::decode(&bytes), variant.parse()?)
+                    club::games::archive_import(&mut store, actor, &pdn::decode(&bytes), variant)
                         .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
                 outln!("archived {n} games");
             }
@@ -352,12 +392,48 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
                 }
             }
             SettingsCommand::Set { key, value } => {
-                club::ratings::change_setting(&mut store, &key, &value)?;
+                club::ratings::change_setting(&mut store, actor, &key, &value)?;
                 outln!("{key} = {value}; ratings recomputed");
             }
         },
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the audit, filtered.
+fn audit(
+    store: &Store,
+    since: Option<String>,
+    member: Option<String>,
+    tournament: Option<String>,
+    json: bool,
+) -> Result<()> {
+    let filter = club::audit::Filter {
+        since: since.as_deref().map(club::audit::parse_since).transpose()?,
+        member: member
+            .map(|m| members::find(store, &m).map(|m| m.id))
+            .transpose()?,
+        tournament: tournament
+            .map(|t| club::tournament::find(store, &t).map(|t| t.id))
+            .transpose()?,
+    };
+    let entries = club::audit::list(store, &filter)?;
+    if json {
+        outln!("{}", serde_json::to_string_pretty(&entries)?);
+        return Ok(());
+    }
+    for e in entries {
+        let values = e.values().map_or(String::new(), |v| format!("  [{v}]"));
+        outln!(
+            "{:>5}  {}  {:<24} {:<22} {}{values}",
+            e.id,
+            e.at,
+            e.who(),
+            e.action,
+            e.detail
+        );
+    }
+    Ok(())
 }
 
 /// Prints the members as a table, CSV or JSON.
@@ -382,6 +458,7 @@ fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
             "international",
             "frisian",
             "english",
+            "role",
         ])?;
         for m in list {
             w.write_record([
@@ -393,6 +470,7 @@ fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
                 rating(m, Variant::International),
                 rating(m, Variant::Frisian),
                 rating(m, Variant::English),
+                m.role.name().to_string(),
             ])?;
         }
         w.flush()?;
@@ -407,6 +485,13 @@ fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
     let (id, name, fed) = ("id", "name", "federation");
     outln!("{id:>4}  {name:<width$}  {fed:<12}   intl  fris  engl");
     for m in list {
+        let mut notes = Vec::new();
+        if m.role != Role::Member {
+            notes.push(m.role.name());
+        }
+        if !m.active {
+            notes.push("inactive");
+        }
         outln!(
             "{:>4}  {:<width$}  {:<12}  {:>5} {:>5} {:>5}  {}",
             m.id,
@@ -415,7 +500,7 @@ fn print_members(list: &[Member], output: &OutputArgs) -> Result<()> {
             rating(m, Variant::International),
             rating(m, Variant::Frisian),
             rating(m, Variant::English),
-            if m.active { "" } else { "inactive" },
+            notes.join(", "),
         );
     }
     Ok(())

@@ -39,6 +39,12 @@ pub(crate) struct ServeArgs {
     /// starts again when both players are back) or adjourn (resumed from the lobby).
     #[arg(long, default_value = "resume", value_parser = ["resume", "adjourn"])]
     on_restart: String,
+    /// Failed public-key sign-ins one address may make in a minute; one more blocks it.
+    #[arg(long, default_value_t = 10)]
+    signin_failures: usize,
+    /// Minutes an address that failed too often stays blocked.
+    #[arg(long, default_value_t = 5)]
+    block_minutes: u64,
 }
 
 /// Runs the server until it is stopped.
@@ -54,6 +60,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         log,
         reconnect_seconds,
         on_restart,
+        signin_failures,
+        block_minutes,
     } = args;
     let db = db.unwrap_or_else(draughts::club::store::default_path);
     let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
@@ -67,6 +75,10 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         log: Some(log.unwrap_or_else(|| db.with_file_name("draughts-serve.log"))),
         reconnect: std::time::Duration::from_secs(reconnect_seconds),
         adjourn: on_restart == "adjourn",
+        signins: draughts::ssh::gate::Limits {
+            failures: signin_failures.max(1),
+            block: std::time::Duration::from_secs(block_minutes.max(1) * 60),
+        },
         db,
     };
     draughts::ssh::serve(options, |address| outln!("listening on {address}"))?;

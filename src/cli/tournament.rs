@@ -4,6 +4,7 @@ use super::output::OutputArgs;
 use anyhow::Result;
 use clap::Subcommand;
 use draughts::bounded;
+use draughts::club::access::Actor;
 use draughts::club::tournament::{self, NewTournament};
 use draughts::club::{self, Store};
 use draughts::rules::pdn;
@@ -38,6 +39,47 @@ pub(crate) enum TournamentCommand {
         /// wins, direct, aro, performance.
         #[arg(long, default_value = "sb,wins")]
         tiebreaks: String,
+        /// Who confirms the results players report on the club server: arbiter (the
+        /// tournament's arbiter or an organiser) or opponent (also the opponent, reporting the
+        /// same result).
+        #[arg(long, default_value = "arbiter", value_name = "arbiter|opponent")]
+        reports: String,
+    },
+    /// Appoint a member arbiter of a tournament (pairings, results, corrections, absences,
+    /// swaps and forbidden pairs of that tournament), or remove them with --remove.
+    Arbiter {
+        /// Name or id.
+        tournament: String,
+        /// The member, by name or id.
+        member: String,
+        /// End the appointment.
+        #[arg(long)]
+        remove: bool,
+    },
+    /// List a tournament's arbiters.
+    Arbiters {
+        /// Name or id.
+        tournament: String,
+    },
+    /// Say who confirms the results players report: arbiter, or opponent.
+    Reports {
+        /// Name or id.
+        tournament: String,
+        /// arbiter or opponent.
+        #[arg(value_name = "arbiter|opponent")]
+        by: String,
+    },
+    /// Confirm the result a player reported: <white> <black>.
+    Confirm {
+        /// Name or id.
+        tournament: String,
+        /// The round.
+        #[arg(long)]
+        round: u32,
+        /// White's name or id.
+        white: String,
+        /// Black's name or id.
+        black: String,
     },
     /// List tournaments.
     List {
@@ -194,8 +236,8 @@ pub(crate) enum TournamentCommand {
     },
 }
 
-/// Runs a tournament command on the club database.
-pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
+/// Runs a tournament command on the club database as `actor`.
+pub(crate) fn run(store: &mut Store, actor: &Actor, command: TournamentCommand) -> Result<()> {
     match command {
         TournamentCommand::Create {
             name,
@@ -206,9 +248,11 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             unrated,
             tiebreaks,
             rounds,
+            reports,
         } => {
             let id = tournament::create(
                 store,
+                actor,
                 &NewTournament {
                     name: &name,
                     system: tournament::System::parse(&system, rounds)?,
@@ -217,9 +261,47 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                     scoring: scoring.parse()?,
                     rated: !unrated,
                     tiebreaks: tournament::parse_tiebreaks(&tiebreaks)?,
+                    reports: reports.parse()?,
                 },
             )?;
             outln!("created #{id} {}", name.trim());
+        }
+        TournamentCommand::Arbiter {
+            tournament: which,
+            member,
+            remove,
+        } => {
+            tournament::set_arbiter(store, actor, &which, &member, remove)?;
+            let is = if remove { "is no longer" } else { "is" };
+            outln!("{member} {is} an arbiter of {which}");
+        }
+        TournamentCommand::Arbiters { tournament: which } => {
+            for name in tournament::arbiters(store, &which)? {
+                outln!("{name}");
+            }
+        }
+        TournamentCommand::Reports {
+            tournament: which,
+            by,
+        } => {
+            let by: tournament::Confirmation = by.parse()?;
+            tournament::set_reports(store, actor, &which, by)?;
+            outln!("reported results are confirmed by the {}", by.name());
+        }
+        TournamentCommand::Confirm {
+            tournament: which,
+            round,
+            white,
+            black,
+        } => {
+            let p = tournament::confirm_result(store, actor, &which, round, &[&white, &black])?;
+            outln!(
+                "round {}: {} – {} {} (confirmed)",
+                p.round,
+                p.white,
+                p.black.as_deref().unwrap_or(""),
+                result_text(&p)
+            );
         }
         TournamentCommand::List { json } => {
             let list = tournament::list(store)?;
@@ -255,11 +337,12 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                         outln!("Round {current}");
                     }
                     outln!(
-                        "  {:>2}. {} – {}  {}",
+                        "  {:>2}. {} – {}  {}{}",
                         p.board,
                         p.white,
                         p.black.as_deref().unwrap_or("(bye)"),
-                        result_text(&p)
+                        result_text(&p),
+                        report_text(&p)
                     );
                 }
             }
@@ -268,11 +351,11 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             tournament: which,
             members,
         } => {
-            let n = tournament::enter(store, &which, &members)?;
+            let n = tournament::enter(store, actor, &which, &members)?;
             outln!("entered {n}");
         }
         TournamentCommand::Pair { tournament: which } => {
-            let round = tournament::pair_next(store, &which)?;
+            let round = tournament::pair_next(store, actor, &which)?;
             outln!("Round {round}");
             print_round(store, &which, round)?;
         }
@@ -283,8 +366,9 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             result,
             black,
         } => {
+            let outcome: tournament::Outcome = result.parse()?;
             let p =
-                tournament::record_result(store, &which, round, &white, &black, result.parse()?)?;
+                tournament::record_result(store, actor, &which, round, &white, &black, outcome)?;
             outln!(
                 "round {}: {} – {} {}",
                 p.round,
@@ -307,7 +391,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
         } => {
             let bytes = bounded::read_file(&file, bounded::MAX_PDN_FILE, "PDN file")?;
             let text = pdn::decode(&bytes);
-            let n = club::games::import(store, &which, &text)
+            let n = club::games::import(store, actor, &which, &text)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
             outln!("recorded {n} games");
         }
@@ -316,7 +400,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             a,
             b,
         } => {
-            tournament::forbid(store, &which, &a, &b)?;
+            tournament::forbid(store, actor, &which, &a, &b)?;
             outln!("{a} and {b} will not be paired");
         }
         TournamentCommand::Absent {
@@ -325,7 +409,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             round,
             undo,
         } => {
-            tournament::set_absent(store, &which, &member, round, !undo)?;
+            tournament::set_absent(store, actor, &which, &member, round, !undo)?;
             let what = if undo { "present" } else { "absent" };
             outln!("{member} {what} in round {round}");
         }
@@ -334,7 +418,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             a,
             b,
         } => {
-            let round = tournament::swap(store, &which, &a, b.as_deref())?;
+            let round = tournament::swap(store, actor, &which, &a, b.as_deref())?;
             outln!("round {round} changed");
             print_round(store, &which, round)?;
             // An arbiter may override the criteria, but is told which ones the change breaks.
@@ -371,12 +455,13 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             }
         }
         TournamentCommand::Unpair { tournament: which } => {
-            let round = tournament::unpair(store, &which)?;
+            let round = tournament::unpair(store, actor, &which)?;
             outln!("round {round} unpaired");
         }
         TournamentCommand::ImportTrf { file, variant } => {
             let text = bounded::read_text(&file, bounded::MAX_TEXT_FILE, "TRF file")?;
-            let id = club::trf::import(store, &text, variant.parse()?)
+            let variant: draughts::Variant = variant.parse()?;
+            let id = club::trf::import(store, actor, &text, variant)
                 .map_err(|e| anyhow::Error::new(e).context(file.display().to_string()))?;
             outln!("created #{id}");
         }
@@ -389,7 +474,7 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
             tournament: which,
             member,
         } => {
-            let n = tournament::withdraw(store, &which, &member)?;
+            let n = tournament::withdraw(store, actor, &which, &member)?;
             outln!("withdrawn; {n} unplayed game(s) forfeited");
         }
         TournamentCommand::Crosstable {
@@ -499,6 +584,19 @@ pub(crate) fn run(store: &mut Store, command: TournamentCommand) -> Result<()> {
                         r.played
                     );
                 }
+                // Results reported by players count only once confirmed: shown, not counted.
+                for p in tournament::pairings(store, &which, None)? {
+                    if let Some(r) = &p.reported {
+                        outln!(
+                            "unconfirmed, not counted: round {}, {} – {} {} reported by {}",
+                            p.round,
+                            p.white,
+                            p.black.as_deref().unwrap_or(""),
+                            r.outcome.text(t.scoring),
+                            r.by
+                        );
+                    }
+                }
             }
         }
     }
@@ -525,6 +623,22 @@ fn result_text(p: &tournament::Pairing) -> &'static str {
         (_, Some(tournament::Outcome::Draw)) => "1-1",
         (_, Some(tournament::Outcome::BlackWins)) => "0-2",
         (_, None) => "-",
+    }
+}
+
+/// A result reported and not yet confirmed, as the round listing shows it.
+fn report_text(p: &tournament::Pairing) -> String {
+    match &p.reported {
+        Some(r) => format!(
+            " (reported {} by {}, unconfirmed)",
+            match r.outcome {
+                tournament::Outcome::WhiteWins => "2-0",
+                tournament::Outcome::Draw => "1-1",
+                tournament::Outcome::BlackWins => "0-2",
+            },
+            r.by
+        ),
+        None => String::new(),
     }
 }
 

@@ -19,4 +19,15 @@ pub enum ClubError {
     /// The request is well formed but the club's rules refuse it (exit code 1).
     #[error("{0}")]
     Refused(String),
+    /// The acting member's role does not allow it; says who may (exit code 1).
+    #[error("{0}")]
+    Denied(String),
+}
+
+/// Converts a database error inside a transaction (where the file is not at hand).
+pub(crate) fn db(e: rusqlite::Error) -> ClubError {
+    ClubError::Database {
+        path: PathBuf::new(),
+        message: e.to_string(),
+    }
 }

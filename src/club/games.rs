@@ -1,9 +1,11 @@
 //! Tournament games as PDN: attach a game's record to its pairing, export a tournament's games
 //! as one PDN file, import a PDN file of games into a tournament.
 
+use super::access::{Actor, Operation};
 use super::error::ClubError;
-use super::store::Store;
-use super::tournament::{self, Outcome, Pairing};
+use super::members::Member;
+use super::store::{Change, Store};
+use super::tournament::{self, Outcome, Pairing, Tournament};
 use crate::rules::pdn::{GameResult, PdnGame, read_games, write_game};
 use crate::rules::piece::Color;
 
@@ -25,17 +27,28 @@ fn set_tag(pdn: &mut PdnGame, name: &str, value: &str) {
     }
 }
 
-/// Records a played game from its PDN: its result becomes the pairing's result, and the record
-/// is stored with the tournament's tags (Event, Round, White, Black, TimeControl).
-pub fn attach(
-    store: &mut Store,
-    which: &str,
+/// A played game ready to record: its players, result and record with the tournament's tags.
+pub(crate) struct Prepared {
+    /// White.
+    pub white: Member,
+    /// Black.
+    pub black: Member,
+    /// The result.
+    pub outcome: Outcome,
+    /// The record with the tournament's tags.
+    pub text: String,
+}
+
+/// Checks a game's record against its tournament and gives it the tournament's tags (Event,
+/// Round, White, Black, TimeControl).
+pub(crate) fn prepare(
+    store: &Store,
+    t: &Tournament,
     round: u32,
     white: &str,
     black: &str,
     pdn: &PdnGame,
-) -> Result<Pairing, ClubError> {
-    let t = tournament::find(store, which)?;
+) -> Result<Prepared, ClubError> {
     if pdn.variant != t.variant {
         return Err(ClubError::BadInput(format!(
             "the game is {} draughts, {} plays {}",
@@ -55,14 +68,35 @@ pub fn attach(
     if let Some(tc) = &t.time_control {
         set_tag(&mut record, "TimeControl", tc);
     }
-    let text = write_game(&record);
+    Ok(Prepared {
+        white: w,
+        black: b,
+        outcome,
+        text: write_game(&record),
+    })
+}
+
+/// Records a played game from its PDN: its result becomes the pairing's result, and the record
+/// is stored with the tournament's tags (Event, Round, White, Black, TimeControl).
+pub fn attach(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    round: u32,
+    white: &str,
+    black: &str,
+    pdn: &PdnGame,
+) -> Result<Pairing, ClubError> {
+    let t = tournament::find(store, which)?;
+    let p = prepare(store, &t, round, white, black, pdn)?;
     tournament::record_game(
         store,
+        actor,
         which,
         round,
-        &[&w.name, &b.name],
-        outcome,
-        Some(&text),
+        &[&p.white.name, &p.black.name],
+        p.outcome,
+        Some(&p.text),
     )
 }
 
@@ -105,8 +139,13 @@ pub fn export(store: &Store, which: &str) -> Result<String, ClubError> {
 
 /// Imports a PDN file's games into a tournament: each game is matched to its pairing by its
 /// Round, White and Black tags; all games or none are taken (the first problem is named with the
-/// game's number). Returns how many were recorded.
-pub fn import(store: &mut Store, which: &str, text: &str) -> Result<usize, ClubError> {
+/// game's number), in one transaction. Returns how many were recorded.
+pub fn import(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    text: &str,
+) -> Result<usize, ClubError> {
     let t = tournament::find(store, which)?;
     let mut games = Vec::new();
     for (i, g) in read_games(text, t.variant).into_iter().enumerate() {
@@ -142,10 +181,27 @@ pub fn import(store: &mut Store, which: &str, text: &str) -> Result<usize, ClubE
             )));
         }
     }
+    let mut ready = Vec::new();
     for (_, round, white, black, g) in &games {
-        attach(store, which, *round, white, black, g)?;
+        ready.push((*round, prepare(store, &t, *round, white, black, g)?));
     }
-    Ok(games.len())
+    store.write(actor, Operation::ImportGames.op().tournament(t.id), |tx| {
+        let mut lines = Vec::new();
+        for (round, p) in &ready {
+            let (_, change) = tournament::record_in(
+                tx,
+                &t,
+                *round,
+                [&p.white, &p.black],
+                p.outcome,
+                Some(&p.text),
+            )?;
+            lines.push(change.detail);
+        }
+        let change = Change::new(format!("{}: {} game(s) recorded", t.name, ready.len()))
+            .values(None, Some(lines.join("; ")));
+        Ok((ready.len(), change))
+    })
 }
 
 /// The recorded games of a round, in board order: each pairing with its record (games without
@@ -176,7 +232,12 @@ pub fn round_records(
 
 /// Replaces the record of a game that has one by an annotated copy of it (a review written in):
 /// the moves and the result must be the record's own, so the result stays what it was.
-pub fn annotate_record(store: &mut Store, game: i64, annotated: &PdnGame) -> Result<(), ClubError> {
+pub fn annotate_record(
+    store: &mut Store,
+    actor: &Actor,
+    game: i64,
+    annotated: &PdnGame,
+) -> Result<(), ClubError> {
     let Some(text) = tournament::game_pdn(store, game)? else {
         return Err(ClubError::Refused(format!(
             "game {game} has no record to annotate"
@@ -199,13 +260,26 @@ pub fn annotate_record(store: &mut Store, game: i64, annotated: &PdnGame) -> Res
         )));
     }
     let text = write_game(annotated);
-    store.write("annotate game", |tx| {
+    let t: Option<i64> = store
+        .conn()
+        .query_row(
+            "SELECT tournament_id FROM games WHERE id = ?1",
+            [game],
+            |r| r.get(0),
+        )
+        .map_err(super::store::db)?;
+    let mut op = Operation::Annotate.op();
+    if let Some(t) = t {
+        op = op.tournament(t);
+    }
+    store.write(actor, op, |tx| {
         tx.execute(
             "UPDATE games SET pdn = ?1 WHERE id = ?2",
             rusqlite::params![text, game],
         )
         .map_err(super::store::db)?;
-        Ok(((), format!("game {game}: review written into the record")))
+        let change = Change::new(format!("game {game}: review written into the record"));
+        Ok(((), change))
     })
 }
 
@@ -230,6 +304,7 @@ pub struct Archived {
 /// other events, famous games, analysis). All or none; returns how many.
 pub fn archive_import(
     store: &mut Store,
+    actor: &Actor,
     text: &str,
     variant: crate::rules::variant::Variant,
 ) -> Result<usize, ClubError> {
@@ -242,7 +317,8 @@ pub fn archive_import(
         return Err(ClubError::BadInput("no games in the file".into()));
     }
     let count = games.len();
-    store.write("archive import", |tx| {
+    store.write(actor, Operation::Archive.op(), |tx| {
+        let mut names = Vec::new();
         for g in &games {
             let tag = |k: &str| g.tag(k).unwrap_or("?").to_string();
             tx.execute(
@@ -251,8 +327,15 @@ pub fn archive_import(
                 rusqlite::params![tag("Event"), tag("White"), tag("Black"), write_game(g)],
             )
             .map_err(super::store::db)?;
+            names.push(format!(
+                "{} – {} ({})",
+                tag("White"),
+                tag("Black"),
+                tag("Event")
+            ));
         }
-        Ok((count, format!("{count} games")))
+        let change = Change::new(format!("{count} games")).values(None, Some(names.join("; ")));
+        Ok((count, change))
     })
 }
 
@@ -299,7 +382,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut s = Store::open(&dir.path().join("club.sqlite")).unwrap();
         for n in ["Ann", "Bob", "Cor", "Dirk"] {
-            members::add(&mut s, n, &MemberFields::default()).unwrap();
+            members::add(&mut s, &Actor::local(), n, &MemberFields::default()).unwrap();
         }
         let new = NewTournament {
             name: "Cup",
@@ -309,14 +392,15 @@ mod tests {
             scoring: "2-1-0".parse().unwrap(),
             rated: false,
             tiebreaks: vec![TieBreak::SonnebornBerger],
+            reports: Default::default(),
         };
-        tournament::create(&mut s, &new).unwrap();
+        tournament::create(&mut s, &Actor::local(), &new).unwrap();
         let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
             .iter()
             .map(|x| x.to_string())
             .collect();
-        tournament::enter(&mut s, "Cup", &who).unwrap();
-        tournament::pair_next(&mut s, "Cup").unwrap();
+        tournament::enter(&mut s, &Actor::local(), "Cup", &who).unwrap();
+        tournament::pair_next(&mut s, &Actor::local(), "Cup").unwrap();
         (dir, s)
     }
 
@@ -325,7 +409,7 @@ mod tests {
         let (_d, mut s) = event();
         assert!(round_records(&s, "Cup", 1).unwrap().is_empty());
         let file = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
-        import(&mut s, "Cup", file).unwrap();
+        import(&mut s, &Actor::local(), "Cup", file).unwrap();
         let games = round_records(&s, "Cup", 1).unwrap();
         assert_eq!(games.len(), 1, "Bob – Cor has no record yet");
         let (p, game) = &games[0];
@@ -335,7 +419,7 @@ mod tests {
             .comments
             .push("[%eval +1.00] a mistake".into());
         annotated.line.moves[1].annotations.push("$2".into());
-        annotate_record(&mut s, p.id, &annotated).unwrap();
+        annotate_record(&mut s, &Actor::local(), p.id, &annotated).unwrap();
         let (_, back) = &round_records(&s, "Cup", 1).unwrap()[0];
         assert_eq!(back.line.moves[1].comments, ["[%eval +1.00] a mistake"]);
         assert_eq!(back.line.moves[1].annotations, ["$2"]);
@@ -347,14 +431,14 @@ mod tests {
         // Another game is refused, and the record stays as it was.
         let mut other = game.clone();
         other.line.moves.pop();
-        let e = annotate_record(&mut s, p.id, &other).unwrap_err();
+        let e = annotate_record(&mut s, &Actor::local(), p.id, &other).unwrap_err();
         assert!(e.to_string().contains("not the same game"), "{e}");
         let (_, still) = &round_records(&s, "Cup", 1).unwrap()[0];
         assert_eq!(still.line.moves.len(), 4);
         assert_eq!(still.line.moves[1].annotations, ["$2"]);
         let bob_cor = tournament::pairings(&s, "Cup", Some(1)).unwrap()[1].id;
         assert!(
-            annotate_record(&mut s, bob_cor, game).is_err(),
+            annotate_record(&mut s, &Actor::local(), bob_cor, game).is_err(),
             "no record to annotate"
         );
     }
@@ -365,7 +449,7 @@ mod tests {
         // Round 1 (Berger, 4): Ann–Dirk, Bob–Cor.
         let file = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n\n\
                     [Round \"1\"]\n[White \"Bob\"]\n[Black \"Cor\"]\n[Result \"1-1\"]\n1. 33-29 1-1\n";
-        assert_eq!(import(&mut s, "Cup", file).unwrap(), 2);
+        assert_eq!(import(&mut s, &Actor::local(), "Cup", file).unwrap(), 2);
         let r1 = tournament::pairings(&s, "Cup", Some(1)).unwrap();
         assert_eq!(r1[0].result, Some(Outcome::WhiteWins));
         assert_eq!(r1[1].result, Some(Outcome::Draw));
@@ -385,7 +469,7 @@ mod tests {
         // Games from elsewhere go to the archive beside them.
         let famous = "[Event \"Worlds\"]\n[White \"Sijbrands\"]\n[Black \"Baba Sy\"]\n1. 32-28 *\n";
         assert_eq!(
-            archive_import(&mut s, famous, Variant::International).unwrap(),
+            archive_import(&mut s, &Actor::local(), famous, Variant::International).unwrap(),
             1
         );
         let all = archive(&s).unwrap();
@@ -396,7 +480,13 @@ mod tests {
             ("Worlds", "Sijbrands", 0)
         );
         assert!(
-            archive_import(&mut s, "[Event \"x\"]\n1. 99-1 *\n", Variant::International).is_err()
+            archive_import(
+                &mut s,
+                &Actor::local(),
+                "[Event \"x\"]\n1. 99-1 *\n",
+                Variant::International
+            )
+            .is_err()
         );
         assert_eq!(archive(&s).unwrap().len(), 3);
     }
@@ -406,7 +496,7 @@ mod tests {
         let (_d, mut s) = event();
         let file = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n2-0\n\n\
                     [Round \"1\"]\n[White \"Cor\"]\n[Black \"Bob\"]\n[Result \"1-1\"]\n1-1\n";
-        let e = import(&mut s, "Cup", file).unwrap_err();
+        let e = import(&mut s, &Actor::local(), "Cup", file).unwrap_err();
         assert!(e.to_string().contains("game 2"), "{e}");
         assert!(
             tournament::pairings(&s, "Cup", Some(1))
@@ -415,11 +505,20 @@ mod tests {
                 .all(|p| p.result.is_none())
         );
         let unfinished = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n*\n";
-        assert!(import(&mut s, "Cup", unfinished).is_err());
+        assert!(import(&mut s, &Actor::local(), "Cup", unfinished).is_err());
         let frisian = "[GameType \"40\"]\n[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n2-0\n";
-        assert!(import(&mut s, "Cup", frisian).is_err());
+        assert!(import(&mut s, &Actor::local(), "Cup", frisian).is_err());
         // Without a record, export still lists the pairing with its result.
-        tournament::record_result(&mut s, "Cup", 1, "Ann", "Dirk", Outcome::Draw).unwrap();
+        tournament::record_result(
+            &mut s,
+            &Actor::local(),
+            "Cup",
+            1,
+            "Ann",
+            "Dirk",
+            Outcome::Draw,
+        )
+        .unwrap();
         let out = export(&s, "Cup").unwrap();
         assert!(
             out.contains("[White \"Ann\"]") && out.contains("1-1"),

@@ -1,6 +1,8 @@
 //! The club's memory: members (and, as they land, ratings, tournaments and games) in one SQLite
 //! database shared by the TUI, the command line and the club server.
 
+pub mod access;
+pub mod audit;
 pub mod criteria;
 pub mod dutch;
 mod error;

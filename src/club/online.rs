@@ -2,8 +2,9 @@
 //! a server restart loses no move), and once more when it ends, when its result goes to the
 //! tournament pairing it was or, for a rated game between members, to the ratings.
 
+use super::access::{Actor, Operation};
 use super::error::ClubError;
-use super::store::{Store, db};
+use super::store::{Change, Store, db};
 use crate::rules::pdn::{GameResult, PdnGame, read_games, write_game};
 use crate::rules::variant::Variant;
 use rusqlite::{OptionalExtension, params};
@@ -96,7 +97,7 @@ pub struct NewGame<'a> {
 }
 
 /// Writes a new game and returns its id.
-pub fn start(store: &mut Store, new: &NewGame) -> Result<i64, ClubError> {
+pub fn start(store: &mut Store, actor: &Actor, new: &NewGame) -> Result<i64, ClubError> {
     if new.rated && new.sides.iter().any(|s| s.member.is_none()) {
         return Err(ClubError::Refused(
             "a rated game is between two members".into(),
@@ -104,7 +105,11 @@ pub fn start(store: &mut Store, new: &NewGame) -> Result<i64, ClubError> {
     }
     let text = write_game(new.pdn);
     let [w, b] = &new.sides;
-    store.write("online game", |tx| {
+    let mut op = Operation::OnlineGame.op();
+    if let Some((t, _)) = new.pairing {
+        op = op.tournament(t);
+    }
+    store.write(actor, op, |tx| {
         tx.execute(
             "INSERT INTO online_games (variant, white, black, white_id, black_id, rated,
                tournament_id, round, status, pdn, started, updated)
@@ -123,14 +128,15 @@ pub fn start(store: &mut Store, new: &NewGame) -> Result<i64, ClubError> {
         )
         .map_err(db)?;
         let id = tx.last_insert_rowid();
-        Ok((id, format!("online game {id}: {} – {} started", w.name, b.name)))
+        let change = Change::new(format!("online game {id}: {} – {} started", w.name, b.name))
+            .values(None, Some("playing".into()));
+        Ok((id, change))
     })
 }
 
-/// Writes the record after a move (no audit entry: moves are not administrative changes).
-pub fn save_moves(store: &Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError> {
-    let n = store
-        .conn()
+/// Writes a game's record inside a transaction; refused for a game no longer in progress.
+fn write_moves(tx: &rusqlite::Connection, id: i64, pdn: &PdnGame) -> Result<(), ClubError> {
+    let n = tx
         .execute(
             "UPDATE online_games SET pdn = ?2, updated = datetime('now')
              WHERE id = ?1 AND status != 'finished'",
@@ -145,47 +151,74 @@ pub fn save_moves(store: &Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError
     Ok(())
 }
 
+/// Writes the record after a move (no audit entry: moves are not administrative changes).
+pub fn save_moves(
+    store: &mut Store,
+    actor: &Actor,
+    id: i64,
+    pdn: &PdnGame,
+) -> Result<(), ClubError> {
+    store.write(actor, Operation::OnlineMoves.op(), |tx| {
+        write_moves(tx, id, pdn)?;
+        Ok(((), Change::default()))
+    })
+}
+
 /// Writes the moves of several games in progress in one transaction (one disk sync for all of
 /// them, however many games moved); each game's own result says whether it was written (a game
 /// no longer in progress is not).
-pub fn save_moves_many(store: &Store, games: &[(i64, &PdnGame)]) -> Vec<Result<(), ClubError>> {
-    let all = |e: ClubError| {
-        games
+pub fn save_moves_many(
+    store: &mut Store,
+    actor: &Actor,
+    games: &[(i64, &PdnGame)],
+) -> Vec<Result<(), ClubError>> {
+    let written = store.write(actor, Operation::OnlineMoves.op(), |tx| {
+        let each: Vec<Result<(), ClubError>> = games
+            .iter()
+            .map(|(id, pdn)| write_moves(tx, *id, pdn))
+            .collect();
+        Ok((each, Change::default()))
+    });
+    match written {
+        Ok(each) => each,
+        Err(e) => games
             .iter()
             .map(|_| Err(ClubError::Refused(e.to_string())))
-            .collect()
-    };
-    let tx = match store.conn().unchecked_transaction().map_err(db) {
-        Ok(tx) => tx,
-        Err(e) => return all(e),
-    };
-    let results: Vec<Result<(), ClubError>> = games
-        .iter()
-        .map(|(id, pdn)| save_moves(store, *id, pdn))
-        .collect();
-    match tx.commit().map_err(db) {
-        Ok(()) => results,
-        Err(e) => all(e),
+            .collect(),
     }
 }
 
 /// Marks a game adjourned or playing.
-pub fn set_status(store: &mut Store, id: i64, status: Status) -> Result<(), ClubError> {
-    store.write("online game", |tx| {
+pub fn set_status(
+    store: &mut Store,
+    actor: &Actor,
+    id: i64,
+    status: Status,
+) -> Result<(), ClubError> {
+    store.write(actor, Operation::OnlineGame.op(), |tx| {
+        let old: Option<String> = tx
+            .query_row("SELECT status FROM online_games WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(db)?;
         tx.execute(
             "UPDATE online_games SET status = ?2, updated = datetime('now')
              WHERE id = ?1 AND status != 'finished'",
             params![id, status.code()],
         )
         .map_err(db)?;
-        Ok(((), format!("online game {id} {}", status.code())))
+        let change = Change::new(format!("online game {id} {}", status.code()))
+            .values(old, Some(status.code().to_string()));
+        Ok(((), change))
     })
 }
 
 /// Ends a game with its whole record: the result goes to its tournament pairing, or (rated,
-/// between members) into the rated games; then the game is marked finished. Finishing a finished
-/// game again changes nothing, so a restart between the steps repeats them safely.
-pub fn finish(store: &mut Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError> {
+/// between members) into the rated games; then the game is marked finished, all in one
+/// transaction. Finishing a finished game again changes nothing, so a restart between the record
+/// and the result repeats the second step safely.
+pub fn finish(store: &mut Store, actor: &Actor, id: i64, pdn: &PdnGame) -> Result<(), ClubError> {
     let game = get(store, id)?;
     if game.status == Status::Finished {
         return Ok(());
@@ -202,21 +235,33 @@ pub fn finish(store: &mut Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError
     };
     let text = write_game(pdn);
     // The record with its result first: should the server stop now, it is finished on restart.
-    store
-        .conn()
-        .execute(
-            "UPDATE online_games SET pdn = ?2, updated = datetime('now') WHERE id = ?1",
-            params![id, text],
-        )
-        .map_err(db)?;
+    save_moves(store, actor, id, pdn)?;
     let [w, b] = &game.sides;
-    let mut linked = None;
-    if let Some((tournament, round)) = game.pairing {
-        let pairing =
-            super::games::attach(store, &tournament.to_string(), round, &w.name, &b.name, pdn)?;
-        linked = Some(pairing.id);
+    let pairing = match game.pairing {
+        Some((tournament, round)) => {
+            let t = super::tournament::find(store, &tournament.to_string())?;
+            let p = super::games::prepare(store, &t, round, &w.name, &b.name, pdn)?;
+            Some((t, round, p))
+        }
+        None => None,
+    };
+    let mut op = Operation::OnlineGame.op();
+    if let Some((t, _, _)) = &pairing {
+        op = op.tournament(t.id);
     }
-    store.write("online game", |tx| {
+    store.write(actor, op, |tx| {
+        let mut linked = None;
+        if let Some((t, round, p)) = &pairing {
+            let (game_id, _) = super::tournament::record_in(
+                tx,
+                t,
+                *round,
+                [&p.white, &p.black],
+                p.outcome,
+                Some(&p.text),
+            )?;
+            linked = Some(game_id);
+        }
         if let (None, true, Some(white), Some(black)) =
             (game.pairing, game.rated, w.member, b.member)
         {
@@ -236,10 +281,12 @@ pub fn finish(store: &mut Store, id: i64, pdn: &PdnGame) -> Result<(), ClubError
             params![id, code, linked],
         )
         .map_err(db)?;
-        Ok((
-            (),
-            format!("online game {id}: {} – {} {code}", w.name, b.name),
-        ))
+        let change = Change::new(format!("online game {id}: {} – {} {code}", w.name, b.name))
+            .values(
+                Some(game.status.code().to_string()),
+                Some(format!("finished {code}")),
+            );
+        Ok(((), change))
     })
 }
 
@@ -326,8 +373,8 @@ mod tests {
             ratings: vec![parse_rating("international=1500").unwrap()],
             ..Default::default()
         };
-        let a = members::add(&mut s, "Ton", &fields).unwrap();
-        let b = members::add(&mut s, "Anna", &fields).unwrap();
+        let a = members::add(&mut s, &Actor::local(), "Ton", &fields).unwrap();
+        let b = members::add(&mut s, &Actor::local(), "Anna", &fields).unwrap();
         let sides = [
             Side {
                 name: "Ton".into(),
@@ -349,6 +396,7 @@ mod tests {
         live.set_tag("Black", "Anna");
         let id = start(
             &mut s,
+            &Actor::Server,
             &NewGame {
                 variant: Variant::International,
                 sides: sides.clone(),
@@ -360,7 +408,7 @@ mod tests {
         .unwrap();
         let mv = *live.position().legal_moves().iter().next().unwrap();
         live.play(&mv, Default::default()).unwrap();
-        save_moves(&s, id, &live.pdn()).unwrap();
+        save_moves(&mut s, &Actor::Server, id, &live.pdn()).unwrap();
         let stored = get(&s, id).unwrap();
         assert_eq!(stored.status, Status::Playing);
         assert_eq!(stored.record().unwrap().line.moves.len(), 1);
@@ -374,13 +422,13 @@ mod tests {
                 reason: Reason::Resignation
             })
         );
-        finish(&mut s, id, &live.pdn()).unwrap();
-        finish(&mut s, id, &live.pdn()).unwrap();
+        finish(&mut s, &Actor::Server, id, &live.pdn()).unwrap();
+        finish(&mut s, &Actor::Server, id, &live.pdn()).unwrap();
         let stored = get(&s, id).unwrap();
         assert_eq!(stored.status, Status::Finished);
         assert!(stored.pdn.contains("2-0"));
         assert!(list(&s, true).unwrap().is_empty());
-        assert!(save_moves(&s, id, &live.pdn()).is_err());
+        assert!(save_moves(&mut s, &Actor::Server, id, &live.pdn()).is_err());
         let ton = members::find(&s, "Ton").unwrap();
         let anna = members::find(&s, "Anna").unwrap();
         assert!(ton.ratings["international"] > 1500.0);
@@ -403,12 +451,12 @@ mod tests {
                 pairing: None,
                 pdn: &live.pdn(),
             };
-            games.push((start(&mut s, &new).unwrap(), live));
+            games.push((start(&mut s, &Actor::Server, &new).unwrap(), live));
         }
         games[1]
             .1
             .resign(crate::rules::piece::Color::White, Default::default());
-        finish(&mut s, games[1].0, &games[1].1.pdn()).unwrap();
+        finish(&mut s, &Actor::Server, games[1].0, &games[1].1.pdn()).unwrap();
         for (plies, (_, live)) in games.iter_mut().enumerate().filter(|(i, _)| *i != 1) {
             for _ in 0..=plies {
                 let mv = *live.position().legal_moves().iter().next().unwrap();
@@ -417,7 +465,7 @@ mod tests {
         }
         let pdns: Vec<PdnGame> = games.iter().map(|(_, l)| l.pdn()).collect();
         let batch: Vec<(i64, &PdnGame)> = games.iter().map(|(id, _)| *id).zip(&pdns).collect();
-        let results = save_moves_many(&s, &batch);
+        let results = save_moves_many(&mut s, &Actor::Server, &batch);
         assert!(results[0].is_ok() && results[2].is_ok());
         assert!(results[1].is_err(), "a finished game is not written again");
         let moves = |id| get(&s, id).unwrap().record().unwrap().line.moves.len();
@@ -433,6 +481,7 @@ mod tests {
         let (_dir, mut s, sides) = club();
         tournament::create(
             &mut s,
+            &Actor::local(),
             &NewTournament {
                 name: "Autumn",
                 system: System::RoundRobin,
@@ -441,11 +490,18 @@ mod tests {
                 scoring: "2-1-0".parse().unwrap(),
                 rated: true,
                 tiebreaks: vec![TieBreak::SonnebornBerger],
+                reports: Default::default(),
             },
         )
         .unwrap();
-        tournament::enter(&mut s, "Autumn", &["Ton".into(), "Anna".into()]).unwrap();
-        tournament::pair_next(&mut s, "Autumn").unwrap();
+        tournament::enter(
+            &mut s,
+            &Actor::local(),
+            "Autumn",
+            &["Ton".into(), "Anna".into()],
+        )
+        .unwrap();
+        tournament::pair_next(&mut s, &Actor::local(), "Autumn").unwrap();
         let p = tournament::pairings(&s, "Autumn", Some(1)).unwrap()[0].clone();
         let t = tournament::find(&s, "Autumn").unwrap();
         let white = if p.white == "Ton" { 0 } else { 1 };
@@ -454,6 +510,7 @@ mod tests {
         let mut live = LiveGame::new(Game::new(Variant::International), Options::default());
         let id = start(
             &mut s,
+            &Actor::Server,
             &NewGame {
                 variant: Variant::International,
                 sides: players,
@@ -465,7 +522,7 @@ mod tests {
         .unwrap();
         live.offer_draw(crate::rules::piece::Color::White, Default::default());
         live.accept(crate::rules::piece::Color::Black, Default::default());
-        finish(&mut s, id, &live.pdn()).unwrap();
+        finish(&mut s, &Actor::Server, id, &live.pdn()).unwrap();
         let after = tournament::pairings(&s, "Autumn", Some(1)).unwrap()[0].clone();
         assert_eq!(after.result, Some(tournament::Outcome::Draw));
         assert!(tournament::game_pdn(&s, after.id).unwrap().is_some());
@@ -488,9 +545,13 @@ mod tests {
             pairing: None,
             pdn: &live.pdn(),
         };
-        assert!(matches!(start(&mut s, &new), Err(ClubError::Refused(_))));
+        assert!(matches!(
+            start(&mut s, &Actor::Server, &new),
+            Err(ClubError::Refused(_))
+        ));
         let id = start(
             &mut s,
+            &Actor::Server,
             &NewGame {
                 rated: false,
                 ..new.clone()
@@ -501,12 +562,13 @@ mod tests {
         assert!(
             finish(
                 &mut s,
+                &Actor::Server,
                 id,
                 &LiveGame::new(Game::new(Variant::International), Options::default()).pdn()
             )
             .is_err()
         );
-        finish(&mut s, id, &live.pdn()).unwrap();
+        finish(&mut s, &Actor::Server, id, &live.pdn()).unwrap();
         assert_eq!(get(&s, id).unwrap().status, Status::Finished);
         let ton = members::find(&s, "Ton").unwrap();
         assert_eq!(ton.ratings["international"], 1500.0);

@@ -1,10 +1,11 @@
 //! Ratings in the database: recomputed from the starting ratings and every rated game of a
 //! variant, round by round, so a corrected result re-runs everything after it.
 
+use super::access::{Actor, Operation};
 use super::error::ClubError;
 use super::rating::change;
 use super::settings::{self, RatingSystem};
-use super::store::{Store, db};
+use super::store::{Change, Store, db};
 use crate::rules::variant::Variant;
 use rusqlite::{Connection, Transaction, params};
 use serde::Serialize;
@@ -33,13 +34,20 @@ pub struct HistoryEntry {
 }
 
 /// Changes a club setting and recomputes every variant's ratings under it, in one transaction.
-pub fn change_setting(store: &mut Store, key: &str, value: &str) -> Result<(), ClubError> {
-    store.write("settings", |tx| {
-        let line = settings::write(tx, key, value)?;
+pub fn change_setting(
+    store: &mut Store,
+    actor: &Actor,
+    key: &str,
+    value: &str,
+) -> Result<(), ClubError> {
+    store.write(actor, Operation::Settings.op(), |tx| {
+        let before = settings::write(tx, key, value)?;
         for v in Variant::ALL {
             recompute(tx, v)?;
         }
-        Ok(((), line))
+        let change = Change::new(format!("{key} = {}", value.trim()))
+            .values(Some(before), Some(value.trim().to_string()));
+        Ok(((), change))
     })
 }
 
@@ -258,10 +266,17 @@ mod tests {
             ratings: vec![parse_rating(r).unwrap()],
             ..Default::default()
         };
-        members::add(&mut s, "Strong", &with("international=1800")).unwrap();
-        members::add(&mut s, "Weak", &with("international=1400")).unwrap();
+        members::add(
+            &mut s,
+            &Actor::local(),
+            "Strong",
+            &with("international=1800"),
+        )
+        .unwrap();
+        members::add(&mut s, &Actor::local(), "Weak", &with("international=1400")).unwrap();
         tournament::create(
             &mut s,
+            &Actor::local(),
             &NewTournament {
                 name: "T",
                 system: System::DoubleRoundRobin,
@@ -270,13 +285,29 @@ mod tests {
                 scoring: "2-1-0".parse().unwrap(),
                 rated: true,
                 tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+                reports: Default::default(),
             },
         )
         .unwrap();
-        tournament::enter(&mut s, "T", &["Strong".into(), "Weak".into()]).unwrap();
-        tournament::pair_next(&mut s, "T").unwrap();
+        tournament::enter(
+            &mut s,
+            &Actor::local(),
+            "T",
+            &["Strong".into(), "Weak".into()],
+        )
+        .unwrap();
+        tournament::pair_next(&mut s, &Actor::local(), "T").unwrap();
         // Round 1 for 2 players: 1-2, Strong has White. Weak wins the upset.
-        tournament::record_result(&mut s, "T", 1, "Strong", "Weak", Outcome::BlackWins).unwrap();
+        tournament::record_result(
+            &mut s,
+            &Actor::local(),
+            "T",
+            1,
+            "Strong",
+            "Weak",
+            Outcome::BlackWins,
+        )
+        .unwrap();
         let e = expected(1400.0, 1800.0);
         let weak = members::find(&s, "Weak").unwrap().ratings["international"];
         assert!((weak - (1400.0 + 40.0 * (1.0 - e))).abs() < 1e-9, "{weak}");
@@ -286,7 +317,16 @@ mod tests {
             "{strong}"
         );
         // Corrected to a draw: recomputed from the start, not on top.
-        tournament::record_result(&mut s, "T", 1, "Strong", "Weak", Outcome::Draw).unwrap();
+        tournament::record_result(
+            &mut s,
+            &Actor::local(),
+            "T",
+            1,
+            "Strong",
+            "Weak",
+            Outcome::Draw,
+        )
+        .unwrap();
         let weak = members::find(&s, "Weak").unwrap().ratings["international"];
         assert!((weak - (1400.0 + 40.0 * (0.5 - e))).abs() < 1e-9, "{weak}");
         let id = members::find(&s, "Weak").unwrap().id;
@@ -297,8 +337,17 @@ mod tests {
             ("Strong", 0.5, 1400.0)
         );
         // Round 2 builds on round 1.
-        tournament::pair_next(&mut s, "T").unwrap();
-        tournament::record_result(&mut s, "T", 2, "Weak", "Strong", Outcome::WhiteWins).unwrap();
+        tournament::pair_next(&mut s, &Actor::local(), "T").unwrap();
+        tournament::record_result(
+            &mut s,
+            &Actor::local(),
+            "T",
+            2,
+            "Weak",
+            "Strong",
+            Outcome::WhiteWins,
+        )
+        .unwrap();
         let h = history(&s, id, Variant::International).unwrap();
         assert_eq!(h.len(), 2);
         assert_eq!(h[1].before, h[0].after);

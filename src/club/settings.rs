@@ -115,7 +115,12 @@ pub fn load(conn: &Connection) -> Result<ClubSettings, ClubError> {
 
 /// The settings as (key, value) text, defaults included.
 pub fn show(store: &Store) -> Result<Vec<(String, String)>, ClubError> {
-    let s = load(store.conn())?;
+    shown(store.conn())
+}
+
+/// The settings as (key, value) text, defaults included, read on a connection.
+pub(crate) fn shown(conn: &Connection) -> Result<Vec<(String, String)>, ClubError> {
+    let s = load(conn)?;
     let bands: Vec<String> = s.k.bands.iter().map(|(l, k)| format!("{l}:{k}")).collect();
     Ok(vec![
         (
@@ -136,9 +141,14 @@ pub fn show(store: &Store) -> Result<Vec<(String, String)>, ClubError> {
 }
 
 /// Validates a setting against the others in force and writes it in the caller's transaction,
-/// returning the line for the audit log. Ratings under the new setting are the caller's to
+/// returning the value it had before. Ratings under the new setting are the caller's to
 /// recompute (see `ratings::change_setting`), in the same transaction.
 pub fn write(tx: &Connection, key: &str, value: &str) -> Result<String, ClubError> {
+    let before = shown(tx)?
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v)
+        .unwrap_or_default();
     let mut s = load(tx)?;
     parse(key, value, &mut s)?;
     tx.execute(
@@ -147,12 +157,13 @@ pub fn write(tx: &Connection, key: &str, value: &str) -> Result<String, ClubErro
         params![key, value.trim()],
     )
     .map_err(db)?;
-    Ok(format!("{key} = {}", value.trim()))
+    Ok(before)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::club::access::Actor;
     use crate::club::members::{self, MemberFields};
     use crate::club::ratings::change_setting as set;
     use crate::club::tournament::{self, NewTournament, Outcome};
@@ -163,19 +174,28 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut s = Store::open(&dir.path().join("club.sqlite")).unwrap();
         if let Some(sys) = system {
-            set(&mut s, "rating-system", sys).unwrap();
+            set(&mut s, &Actor::local(), "rating-system", sys).unwrap();
         }
         if let Some(k) = k {
-            set(&mut s, "k-provisional", k).unwrap();
+            set(&mut s, &Actor::local(), "k-provisional", k).unwrap();
         }
         for n in ["A", "B"] {
-            members::add(&mut s, n, &MemberFields::default()).unwrap();
+            members::add(&mut s, &Actor::local(), n, &MemberFields::default()).unwrap();
         }
         let new = NewTournament::test("T");
-        tournament::create(&mut s, &new).unwrap();
-        tournament::enter(&mut s, "T", &["A".into(), "B".into()]).unwrap();
-        tournament::pair_next(&mut s, "T").unwrap();
-        tournament::record_result(&mut s, "T", 1, "A", "B", Outcome::WhiteWins).unwrap();
+        tournament::create(&mut s, &Actor::local(), &new).unwrap();
+        tournament::enter(&mut s, &Actor::local(), "T", &["A".into(), "B".into()]).unwrap();
+        tournament::pair_next(&mut s, &Actor::local(), "T").unwrap();
+        tournament::record_result(
+            &mut s,
+            &Actor::local(),
+            "T",
+            1,
+            "A",
+            "B",
+            Outcome::WhiteWins,
+        )
+        .unwrap();
         (dir, s)
     }
 
@@ -190,12 +210,12 @@ mod tests {
         let (_d, mut s) = one_game(None, Some("20"));
         assert_eq!(rating(&s, "A"), 1210.0);
         // Changing a setting re-runs the history under it.
-        set(&mut s, "k-provisional", "32").unwrap();
+        set(&mut s, &Actor::local(), "k-provisional", "32").unwrap();
         assert_eq!(rating(&s, "A"), 1216.0);
-        assert!(set(&mut s, "k-bands", "2400:20,2100:25").is_err());
-        assert!(set(&mut s, "k-top", "lots").is_err());
-        assert!(set(&mut s, "colour", "blue").is_err());
-        set(&mut s, "k-bands", "2100:25,2400:20").unwrap();
+        assert!(set(&mut s, &Actor::local(), "k-bands", "2400:20,2100:25").is_err());
+        assert!(set(&mut s, &Actor::local(), "k-top", "lots").is_err());
+        assert!(set(&mut s, &Actor::local(), "colour", "blue").is_err());
+        set(&mut s, &Actor::local(), "k-bands", "2100:25,2400:20").unwrap();
         let shown = show(&s).unwrap();
         assert!(shown.contains(&("k-bands".into(), "2100:25,2400:20".into())));
     }

@@ -1,7 +1,12 @@
 //! The club database: one SQLite file, versioned migrations applied on open, WAL mode and a busy
-//! timeout so several processes (TUI sessions, the command line) share it safely, every change in
-//! a transaction, and an audit log of who changed what.
+//! timeout so several processes (TUI sessions, the command line) share it safely, and every
+//! change in one transaction that first checks who acts ([`access`](super::access)) and then
+//! appends its row to the audit.
+//!
+//! The connection is read-only (SQLite's `query_only`) except inside [`Store::write`], so a write
+//! that does not go through the check fails in SQLite instead of changing the records.
 
+use super::access::{self, Actor, Op};
 use super::error::ClubError;
 use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
 use std::path::{Path, PathBuf};
@@ -131,6 +136,32 @@ const MIGRATIONS: &[&str] = &[
     );
     ALTER TABLE games ADD COLUMN variant TEXT;
     ALTER TABLE games ADD COLUMN played TEXT;",
+    // 10: who may do what. Members' roles (the first active member of an existing club becomes
+    // its owner, as the first member of a new club does), each tournament's arbiters, results
+    // reported by players and who confirms them, and an audit that names its actor, keeps the
+    // old and new values and refuses to be changed.
+    "ALTER TABLE members ADD COLUMN role TEXT NOT NULL DEFAULT 'member';
+    UPDATE members SET role = 'owner' WHERE id = (SELECT min(id) FROM members WHERE active = 1);
+    CREATE TABLE arbiters (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        member_id INTEGER NOT NULL REFERENCES members (id),
+        PRIMARY KEY (tournament_id, member_id)
+    );
+    ALTER TABLE tournaments ADD COLUMN reports TEXT NOT NULL DEFAULT 'arbiter';
+    ALTER TABLE games ADD COLUMN reported TEXT;
+    ALTER TABLE games ADD COLUMN reported_by INTEGER REFERENCES members (id);
+    ALTER TABLE audit ADD COLUMN actor_kind TEXT NOT NULL DEFAULT 'local';
+    ALTER TABLE audit ADD COLUMN actor_id INTEGER;
+    ALTER TABLE audit ADD COLUMN tournament_id INTEGER;
+    ALTER TABLE audit ADD COLUMN member_id INTEGER;
+    ALTER TABLE audit ADD COLUMN old TEXT;
+    ALTER TABLE audit ADD COLUMN new TEXT;
+    UPDATE audit SET actor_kind = 'server' WHERE actor = 'club server';
+    CREATE INDEX audit_at ON audit (at);
+    CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit is append-only'); END;
+    CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit
+        BEGIN SELECT RAISE(ABORT, 'the audit is append-only'); END;",
 ];
 
 /// The schema version this program writes.
@@ -151,7 +182,52 @@ pub fn default_path() -> PathBuf {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
-    actor: String,
+}
+
+/// What a write changed, for its audit row: a line in words, and the values before and after.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Change {
+    /// What was done, in words.
+    pub detail: String,
+    /// The value before (none for something new).
+    pub old: Option<String>,
+    /// The value after (none for something removed).
+    pub new: Option<String>,
+}
+
+impl Change {
+    /// A change described by `detail`, with no values yet.
+    pub fn new(detail: impl Into<String>) -> Change {
+        Change {
+            detail: detail.into(),
+            old: None,
+            new: None,
+        }
+    }
+
+    /// The same change with the value before and after.
+    pub fn values(self, old: Option<String>, new: Option<String>) -> Change {
+        Change { old, new, ..self }
+    }
+}
+
+/// Makes the connection writable for as long as it lives, read-only again when dropped (after
+/// the transaction that borrowed it has ended).
+struct Writable<'a>(&'a Connection);
+
+impl<'a> Writable<'a> {
+    fn new(conn: &'a Connection) -> rusqlite::Result<Writable<'a>> {
+        conn.pragma_update(None, "query_only", false)?;
+        Ok(Writable(conn))
+    }
+}
+
+impl Drop for Writable<'_> {
+    fn drop(&mut self) {
+        // Failing to make it read-only again only loses the second line of defence: every write
+        // path still goes through the check.
+        let _ = self.0.pragma_update(None, "query_only", true);
+    }
 }
 
 fn sql(path: &Path) -> impl Fn(rusqlite::Error) -> ClubError + '_ {
@@ -188,15 +264,13 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
-            actor: std::env::var("USER").unwrap_or_else(|_| "unknown".into()),
         };
         store.migrate()?;
+        store
+            .conn
+            .pragma_update(None, "query_only", true)
+            .map_err(sql(path))?;
         Ok(store)
-    }
-
-    /// Sets who is recorded in the audit log for the changes that follow.
-    pub fn set_actor(&mut self, actor: &str) {
-        self.actor = actor.to_string();
     }
 
     /// The file.
@@ -238,23 +312,40 @@ impl Store {
     }
 
     /// Runs `f` in one write transaction (taken at once, so concurrent writers queue instead of
-    /// failing), with an audit entry; commits only if `f` succeeds.
+    /// failing) after checking that `actor` may perform `op` (read in the same transaction);
+    /// appends the audit row (who, when, what, the old and new values) and commits only if the
+    /// check and `f` succeed. A refused or failed write changes nothing.
     pub fn write<T>(
         &mut self,
-        action: &str,
-        f: impl FnOnce(&Transaction) -> Result<(T, String), ClubError>,
+        actor: &Actor,
+        op: Op,
+        f: impl FnOnce(&Transaction) -> Result<(T, Change), ClubError>,
     ) -> Result<T, ClubError> {
         let path = self.path.clone();
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
+        let _writable = Writable::new(&self.conn).map_err(sql(&path))?;
+        let tx = Transaction::new_unchecked(&self.conn, TransactionBehavior::Immediate)
             .map_err(sql(&path))?;
-        let (value, detail) = f(&tx)?;
-        tx.execute(
-            "INSERT INTO audit (at, actor, action, detail) VALUES (datetime('now'), ?1, ?2, ?3)",
-            params![self.actor, action, detail],
-        )
-        .map_err(sql(&path))?;
+        access::check(&tx, actor, &op)?;
+        let (value, change) = f(&tx)?;
+        if op.operation.audited() {
+            tx.execute(
+                "INSERT INTO audit (at, actor_kind, actor_id, actor, action, tournament_id,
+                   member_id, detail, old, new)
+                 VALUES (datetime('now'), ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    actor.kind(),
+                    actor.member_id(),
+                    actor.name(),
+                    op.operation.name(),
+                    op.tournament,
+                    op.member,
+                    change.detail,
+                    change.old,
+                    change.new
+                ],
+            )
+            .map_err(sql(&path))?;
+        }
         tx.commit().map_err(sql(&path))?;
         Ok(value)
     }
@@ -263,26 +354,17 @@ impl Store {
     pub fn conn(&self) -> &Connection {
         &self.conn
     }
-
-    /// The audit log, newest last: (time, actor, action, detail).
-    pub fn audit(&self) -> Result<Vec<(String, String, String, String)>, ClubError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT at, actor, action, detail FROM audit ORDER BY id")
-            .map_err(sql(&self.path))?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
-            .map_err(sql(&self.path))?;
-        rows.collect::<Result<_, _>>().map_err(sql(&self.path))
-    }
 }
 
-/// Converts a database error inside a transaction.
-pub(crate) fn db(e: rusqlite::Error) -> ClubError {
-    ClubError::Database {
-        path: PathBuf::new(),
-        message: e.to_string(),
-    }
+pub(crate) use super::error::db;
+
+/// A new club database in a temporary directory (for tests; the directory goes with the
+/// returned guard).
+#[cfg(test)]
+pub(crate) fn temporary() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let store = Store::open(&dir.path().join("club.sqlite")).expect("a new database");
+    (dir, store)
 }
 
 #[cfg(test)]
@@ -368,7 +450,8 @@ mod tests {
     fn failed_writes_leave_nothing_behind() {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(&dir.path().join("c.sqlite")).unwrap();
-        let r: Result<(), _> = store.write("test", |tx| {
+        let op = crate::club::access::Operation::AddMember.op();
+        let r: Result<(), _> = store.write(&Actor::local(), op, |tx| {
             tx.execute(
                 "INSERT INTO members (name, created) VALUES ('A', 'now')",
                 [],
@@ -382,6 +465,6 @@ mod tests {
             .query_row("SELECT count(*) FROM members", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 0);
-        assert!(store.audit().unwrap().is_empty());
+        assert!(crate::club::audit::all(&store).unwrap().is_empty());
     }
 }

@@ -11,6 +11,7 @@ pub use room::{Room, Seat, Table, Waker, Who};
 use shared::Shared;
 
 use crate::clock::{Tick, TimeControl};
+use crate::club::access::Actor;
 use crate::club::{ClubError, online};
 use crate::play::{LiveGame, Options};
 use crate::rules::game::Game;
@@ -330,6 +331,7 @@ impl Lobby {
             .with_store(|store| {
                 record = Some(online::start(
                     store,
+                    &Actor::Server,
                     &online::NewGame {
                         variant,
                         sides: players.clone().map(|w| online::Side {
@@ -392,7 +394,7 @@ impl Lobby {
                 playing.iter().map(|(_, p)| (p.id, &p.pdn)).collect();
             let results = self
                 .shared
-                .with_store(|store| Ok(online::save_moves_many(store, &games)));
+                .with_store(|store| Ok(online::save_moves_many(store, &Actor::Server, &games)));
             for (i, (room, p)) in playing.iter().enumerate() {
                 let result = match &results {
                     Ok(each) => each.get(i).map_or(Ok(()), |r| {
@@ -439,13 +441,13 @@ impl Lobby {
             };
             if pdn.result != crate::rules::pdn::GameResult::Unfinished {
                 self.shared
-                    .with_store(|store| online::finish(store, g.id, &pdn))?;
+                    .with_store(|store| online::finish(store, &Actor::Server, g.id, &pdn))?;
                 continue;
             }
             if adjourn || g.status == online::Status::Adjourned {
                 if g.status != online::Status::Adjourned {
                     self.shared.with_store(|store| {
-                        online::set_status(store, g.id, online::Status::Adjourned)
+                        online::set_status(store, &Actor::Server, g.id, online::Status::Adjourned)
                     })?;
                 }
                 continue;
@@ -533,7 +535,9 @@ impl Lobby {
         }
         let pdn = g.record().map_err(|e| e.to_string())?;
         self.shared
-            .with_store(|store| online::set_status(store, id, online::Status::Playing))
+            .with_store(|store| {
+                online::set_status(store, &Actor::Server, id, online::Status::Playing)
+            })
             .map_err(|e| e.to_string())?;
         Ok(self.reopen(&g, pdn))
     }

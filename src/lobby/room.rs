@@ -7,6 +7,7 @@
 use super::latency::{self, Awaited, Shows};
 use super::shared::Shared;
 use crate::clock::Tick;
+use crate::club::access::Actor;
 use crate::club::online;
 use crate::play::LiveGame;
 use crate::rules::piece::Color;
@@ -293,9 +294,9 @@ impl Pending {
     /// by [`online::save_moves_many`]).
     pub fn write(&self, store: &mut crate::club::Store) -> Result<(), crate::club::ClubError> {
         if self.over {
-            online::finish(store, self.id, &self.pdn)
+            online::finish(store, &Actor::Server, self.id, &self.pdn)
         } else {
-            online::save_moves_many(store, &[(self.id, &self.pdn)])
+            online::save_moves_many(store, &Actor::Server, &[(self.id, &self.pdn)])
                 .pop()
                 .unwrap_or(Ok(()))
         }

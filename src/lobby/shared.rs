@@ -31,7 +31,8 @@ impl Shared {
     }
 
     /// Runs `f` on the club database, opened on first use; without a database, nothing is
-    /// written.
+    /// written. The server writes as [`Actor::Server`](crate::club::access::Actor::Server):
+    /// the games played on it and their results.
     pub(super) fn with_store<T: Default>(
         &self,
         f: impl FnOnce(&mut Store) -> Result<T, ClubError>,
@@ -41,9 +42,7 @@ impl Shared {
         };
         let mut guard = self.store.lock().unwrap_or_else(|e| e.into_inner());
         if guard.is_none() {
-            let mut store = Store::open(path)?;
-            store.set_actor("club server");
-            *guard = Some(store);
+            *guard = Some(Store::open(path)?);
         }
         match guard.as_mut() {
             Some(store) => f(store),

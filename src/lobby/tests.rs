@@ -1,5 +1,6 @@
 use super::*;
 use crate::club::Store;
+use crate::club::access::Actor;
 use crate::club::members::{self, MemberFields};
 use crate::play::Notice;
 
@@ -7,8 +8,8 @@ fn club(reconnect: Duration) -> (tempfile::TempDir, Lobby, [Who; 2]) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("club.sqlite");
     let mut s = Store::open(&db).unwrap();
-    let ton = members::add(&mut s, "Ton", &MemberFields::default()).unwrap();
-    let anna = members::add(&mut s, "Anna", &MemberFields::default()).unwrap();
+    let ton = members::add(&mut s, &Actor::local(), "Ton", &MemberFields::default()).unwrap();
+    let anna = members::add(&mut s, &Actor::local(), "Anna", &MemberFields::default()).unwrap();
     let lobby = Lobby::new(Settings {
         db: Some(db),
         tablebases: Some(dir.path().join("none")),

@@ -1,9 +1,13 @@
 //! The club over SSH: `draughts serve` runs an SSH server (russh) whose only service is the club
 //! TUI. Members sign in with a public key registered in the club database; each session gets its
 //! own TUI, sized and coloured for its terminal. No shell, no commands, no forwarding, no agent,
-//! no SFTP: those requests are refused.
+//! no SFTP: those requests are refused. An address that fails to sign in too often is blocked
+//! for a while (`gate`); a session ends when its member is deactivated or its key removed
+//! (`revoke`).
 
+pub mod gate;
 pub mod input;
+mod revoke;
 mod session;
 
 use crate::club::Store;
@@ -64,6 +68,8 @@ pub struct Options {
     /// Games in progress when the server stopped are adjourned (resumed from the lobby by
     /// their players) instead of resumed at once.
     pub adjourn: bool,
+    /// Failed sign-ins an address may make in a minute, and how long it is blocked after.
+    pub signins: gate::Limits,
 }
 
 /// Reads the host key, or makes one (Ed25519) readable by its owner only.
@@ -136,6 +142,8 @@ struct Club {
     per_ip: Arc<Mutex<HashMap<IpAddr, usize>>>,
     guests: Arc<AtomicUsize>,
     lobby: Arc<Lobby>,
+    gate: Arc<Mutex<gate::Gate>>,
+    signed_in: Arc<revoke::SignedIn>,
 }
 
 /// A connection's place in the per-address count, given back when it closes.
@@ -162,7 +170,8 @@ impl Drop for Slot {
 /// Who is signed in on a connection.
 #[derive(Clone, Debug)]
 enum Who {
-    Member(String, i64),
+    /// A member: name, id, and the fingerprint of the key they signed in with.
+    Member(String, i64, String),
     Guest(String),
 }
 
@@ -194,6 +203,35 @@ struct Connection {
     lobby: Arc<Lobby>,
     slot: Slot,
     terminals: HashMap<ChannelId, Terminal>,
+    gate: Arc<Mutex<gate::Gate>>,
+    signed_in: Arc<revoke::SignedIn>,
+}
+
+impl Connection {
+    /// Whether the connection's address is blocked for failed sign-ins.
+    fn blocked(&self) -> bool {
+        let Some(ip) = self.peer.map(|p| p.ip()) else {
+            return false;
+        };
+        let mut gate = self.gate.lock().unwrap_or_else(|e| e.into_inner());
+        gate.blocked(ip, std::time::Instant::now())
+    }
+
+    /// Counts a failed sign-in against the connection's address, and says when it blocks it.
+    fn failed(&self) {
+        let Some(ip) = self.peer.map(|p| p.ip()) else {
+            return;
+        };
+        let mut gate = self.gate.lock().unwrap_or_else(|e| e.into_inner());
+        if gate.failed(ip, std::time::Instant::now()) == gate::Failed::Blocked {
+            let limits = gate.limits();
+            tracing::warn!(
+                "{ip}: blocked for {} minutes after {} failed sign-ins in a minute",
+                limits.block.as_secs().div_ceil(60),
+                limits.failures
+            );
+        }
+    }
 }
 
 impl russh::server::Server for Club {
@@ -227,6 +265,8 @@ impl russh::server::Server for Club {
                 over,
             },
             terminals: HashMap::new(),
+            gate: Arc::clone(&self.gate),
+            signed_in: Arc::clone(&self.signed_in),
         }
     }
 
@@ -255,6 +295,10 @@ impl russh::server::Handler for Connection {
         if self.slot.over {
             return Ok(Auth::reject());
         }
+        if self.blocked() {
+            tracing::info!("{peer}: {user:?} refused: the address is blocked for failed sign-ins");
+            return Ok(Auth::reject());
+        }
         let fingerprint = key.public_key.fingerprint(HashAlg::Sha256).to_string();
         let db = self.options.db.clone();
         let print = fingerprint.clone();
@@ -267,7 +311,7 @@ impl russh::server::Handler for Connection {
         match found {
             Ok(Some(member)) => {
                 tracing::info!("{peer}: {user:?} signed in as {}", member.name);
-                self.who = Some(Who::Member(member.name, member.id));
+                self.who = Some(Who::Member(member.name, member.id, fingerprint));
                 Ok(Auth::Accept)
             }
             Ok(None) if self.options.guests => {
@@ -279,6 +323,7 @@ impl russh::server::Handler for Connection {
             }
             Ok(None) => {
                 tracing::info!("{peer}: {user:?} refused: unknown key {fingerprint}");
+                self.failed();
                 Ok(Auth::reject())
             }
             Err(e) => {
@@ -375,9 +420,21 @@ impl russh::server::Handler for Connection {
         let waker = Arc::clone(&t.wake);
         t.input = Some(input);
         let (output, outgoing) = tokio::sync::mpsc::channel(64);
-        let (name, member) = match who {
-            Who::Member(n, id) => (n, Some(id)),
-            Who::Guest(n) => (n, None),
+        let wake: crate::lobby::Waker = Arc::new(move || {
+            if let Ok(w) = waker.lock()
+                && let Some(w) = w.as_ref()
+            {
+                // A full queue already wakes the session.
+                let _ = w.try_send(Input::Wake);
+            }
+        });
+        let (name, member, access) = match who {
+            Who::Member(n, id, fingerprint) => {
+                let access =
+                    revoke::SignedIn::register(&self.signed_in, id, &n, &fingerprint, wake.clone());
+                (n, Some(id), Some(access))
+            }
+            Who::Guest(n) => (n, None, None),
         };
         let setup = session::Setup {
             name,
@@ -387,14 +444,8 @@ impl russh::server::Handler for Connection {
             tablebases: self.options.tablebases.clone(),
             size: t.size,
             depth,
-            // A full queue already wakes the session.
-            wake: Arc::new(move || {
-                if let Ok(w) = waker.lock()
-                    && let Some(w) = w.as_ref()
-                {
-                    let _ = w.try_send(Input::Wake);
-                }
-            }),
+            wake,
+            access,
         };
         session.channel_success(channel)?;
         tokio::spawn(forward(session.handle(), channel, outgoing));
@@ -545,11 +596,34 @@ pub fn serve(
                 }
             })
         };
+        let gate = Arc::new(Mutex::new(gate::Gate::new(options.signins)));
+        let signed_in = Arc::new(revoke::SignedIn::default());
+        let warden = {
+            let (gate, signed_in, stop) =
+                (Arc::clone(&gate), Arc::clone(&signed_in), Arc::clone(&stop));
+            let store = Store::open(&options.db).map_err(|e| ServeError::Club(e.to_string()))?;
+            // Sessions end when their access does; blocks that are over are forgotten.
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    for name in signed_in.check(&store) {
+                        tracing::info!(
+                            "{name}: session ended (the member was deactivated or the key removed)"
+                        );
+                    }
+                    gate.lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .sweep(std::time::Instant::now());
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+            })
+        };
         let mut club = Club {
+            gate,
             options: Arc::new(options),
             per_ip: Arc::default(),
             guests: Arc::default(),
             lobby: Arc::clone(&lobby),
+            signed_in,
         };
         let running = russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
         let handle = running.handle();
@@ -561,6 +635,7 @@ pub fn serve(
         let result = running.await;
         stop.store(true, Ordering::Relaxed);
         let _ = referee.join();
+        let _ = warden.join();
         lobby.save_all();
         tracing::info!("games in progress saved");
         if let Some(s) = lobby.latency().report(true) {

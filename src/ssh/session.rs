@@ -16,8 +16,12 @@ use std::collections::VecDeque;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+/// What a member whose access ended reads as their session closes.
+const REVOKED: &str = "your access to the club has ended (membership or key withdrawn)";
 
 /// How long a lone Esc waits for the rest of a sequence.
 const ESC_WAIT: Duration = Duration::from_millis(50);
@@ -32,6 +36,8 @@ pub(crate) struct Setup {
     pub size: (u16, u16),
     pub depth: ColorDepth,
     pub wake: crate::lobby::Waker,
+    /// A member's place among the signed-in sessions: ended when their access is.
+    pub access: Option<super::revoke::Registration>,
 }
 
 /// The screen's bytes, sent to the channel at each flush (a bounded queue: a client that does
@@ -72,6 +78,13 @@ pub(crate) fn run(
     let mut app = App::new(config, None, setup.depth);
     let guest = setup.member.is_none();
     app.user = setup.name.clone();
+    app.actor = match setup.member {
+        Some(id) => crate::club::access::Actor::Member {
+            id,
+            name: setup.name.clone(),
+        },
+        None => crate::club::access::Actor::Guest(setup.name.clone()),
+    };
     // Guests play casual games; the club's records are for members.
     app.club_db = (!guest).then(|| setup.db.clone());
     app.guest = guest;
@@ -101,10 +114,16 @@ pub(crate) fn run(
             let mut decoder = Decoder::default();
             let mut queue: VecDeque<(Event, Option<Instant>)> = VecDeque::new();
             // The server's time, so that the shared game clocks read the same everywhere.
+            let ended = setup.access.as_ref().map(|a| Arc::clone(a.ended()));
             let r = crate::tui::run(
                 &mut terminal,
                 &mut app,
-                |wait| next_event(&events, &mut decoder, &mut queue, wait),
+                |wait| {
+                    if ended.as_ref().is_some_and(|e| e.load(Ordering::Relaxed)) {
+                        return Err(io::Error::new(io::ErrorKind::PermissionDenied, REVOKED));
+                    }
+                    next_event(&events, &mut decoder, &mut queue, wait)
+                },
                 || lobby.now(),
             );
             let _ = terminal.show_cursor();
@@ -113,12 +132,21 @@ pub(crate) fn run(
                 DisableMouseCapture,
                 LeaveAlternateScreen
             );
+            if r.as_ref()
+                .is_err_and(|e| e.kind() == io::ErrorKind::PermissionDenied)
+            {
+                let backend = terminal.backend_mut();
+                let _ = write!(backend, "\r\ndraughts: {REVOKED}\r\n");
+                let _ = backend.flush();
+            }
             r
         });
-    if let Err(e) = result
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        tracing::warn!("{}: session ended: {e}", setup.name);
+    match result {
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => {}
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            tracing::warn!("{}: session ended: {e}", setup.name);
+        }
+        _ => {}
     }
     tracing::info!("{} left", setup.name);
     let _ = out.blocking_send(None);

@@ -95,6 +95,10 @@ pub struct App {
     pub online: bool,
     /// A message for the home screen (e.g. the club database could not be opened).
     pub notice: Option<String>,
+    /// Who acts on the club's records from this session: the owner locally
+    /// ([`Actor::local`](crate::club::access::Actor::local)), the signed-in member on the club
+    /// server.
+    pub actor: crate::club::access::Actor,
 }
 
 impl App {
@@ -122,6 +126,7 @@ impl App {
             waker: None,
             online: false,
             notice: None,
+            actor: crate::club::access::Actor::local(),
         }
     }
 
@@ -396,6 +401,7 @@ impl App {
         let result = Store::open(&db).and_then(|mut store| {
             crate::club::games::attach(
                 &mut store,
+                &self.actor,
                 &pairing.tournament.to_string(),
                 pairing.round,
                 &pairing.white,
@@ -430,7 +436,7 @@ impl App {
                 match Store::open(&path) {
                     Ok(store) => {
                         self.club_db = Some(path);
-                        Screen::Club(Box::new(ClubScreen::new(store)))
+                        Screen::Club(Box::new(ClubScreen::new(store, self.actor.clone())))
                     }
                     Err(e) => {
                         self.notice = Some(format!("Club database not opened: {e}"));

@@ -11,6 +11,7 @@ use super::play::PlayScreen;
 use super::setup::{GameSetup, PlayerKind};
 use super::view;
 use crate::clock::{Tick, TimeControl};
+use crate::club::access::Actor;
 use crate::config::Config;
 use crate::engine::Level;
 use crate::rules::game::Reason;
@@ -645,7 +646,7 @@ fn club_with(
     use crate::club::tournament::{self, NewTournament, System};
     let mut store = crate::club::Store::open(db).expect("database");
     for n in players {
-        members::add(&mut store, n, &MemberFields::default()).expect("member");
+        members::add(&mut store, &Actor::local(), n, &MemberFields::default()).expect("member");
     }
     let new = NewTournament {
         name,
@@ -655,10 +656,11 @@ fn club_with(
         scoring: "2-1-0".parse().expect("scoring"),
         rated,
         tiebreaks: vec![TieBreak::SonnebornBerger],
+        reports: Default::default(),
     };
-    tournament::create(&mut store, &new).expect("tournament");
+    tournament::create(&mut store, &Actor::local(), &new).expect("tournament");
     let who: Vec<String> = players.iter().map(|s| s.to_string()).collect();
-    tournament::enter(&mut store, name, &who).expect("entries");
+    tournament::enter(&mut store, &Actor::local(), name, &who).expect("entries");
     store
 }
 
@@ -758,12 +760,13 @@ fn a_round_is_reviewed_from_the_club_screen_and_its_games_open_with_their_review
     let db = dir.path().join("club.sqlite");
     {
         let mut store = club_with(&db, &["Ann", "Bob", "Cor", "Dirk"], "Club Cup", None, false);
-        tournament::pair_next(&mut store, "Club Cup").expect("round 1");
+        tournament::pair_next(&mut store, &Actor::local(), "Club Cup").expect("round 1");
         // Round 1 (Berger, 4): Ann–Dirk, where Black blunders a man, and Bob–Cor.
         let games = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Dirk\"]\n[Result \"2-0\"]\n\
                      1. 32-28 18-22 2. 33-29 2-0\n\n\
                      [Round \"1\"]\n[White \"Bob\"]\n[Black \"Cor\"]\n[Result \"1-1\"]\n1. 33-29 1-1\n";
-        crate::club::games::import(&mut store, "Club Cup", games).expect("records");
+        crate::club::games::import(&mut store, &Actor::local(), "Club Cup", games)
+            .expect("records");
     }
     let mut app = fresh();
     app.club_db = Some(db.clone());
@@ -847,7 +850,7 @@ fn a_round_review_stops_on_esc_and_needs_recorded_games() {
     let db = dir.path().join("club.sqlite");
     {
         let mut store = club_with(&db, &["Ann", "Bob"], "Duel", None, false);
-        tournament::pair_next(&mut store, "Duel").expect("round 1");
+        tournament::pair_next(&mut store, &Actor::local(), "Duel").expect("round 1");
     }
     let mut app = fresh();
     app.club_db = Some(db.clone());
@@ -870,7 +873,7 @@ fn a_round_review_stops_on_esc_and_needs_recorded_games() {
         let mut store = crate::club::Store::open(&db).expect("database");
         let long = "[Round \"1\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-1\"]\n\
                     1. 32-28 18-23 2. 37-32 12-18 3. 41-37 7-12 4. 46-41 1-7 1-1\n";
-        crate::club::games::import(&mut store, "Duel", long).expect("record");
+        crate::club::games::import(&mut store, &Actor::local(), "Duel", long).expect("record");
     }
     press(&mut app, KeyCode::Char('r'), Duration::ZERO);
     assert!(matches!(&app.screen, Screen::Club(c) if c.reviewing()));

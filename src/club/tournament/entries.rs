@@ -1,17 +1,35 @@
-//! Creating and finding tournaments, and who plays in them: entries and withdrawals.
+//! Creating and finding tournaments, who plays in them (entries and withdrawals), who arbitrates
+//! them and who confirms the results players report.
 
-use super::record::{NewTournament, System, Tournament, parse_tiebreaks};
+use super::record::{Confirmation, NewTournament, System, Tournament, parse_tiebreaks};
 use super::state::{entrants, rounds_paired};
+use crate::club::access::{Actor, Operation};
 use crate::club::error::ClubError;
 use crate::club::members;
-use crate::club::store::{Store, db};
+use crate::club::store::{Change, Store, db};
 use rusqlite::{OptionalExtension, Transaction, params};
 
 /// Creates a tournament.
-pub fn create(store: &mut Store, new: &NewTournament) -> Result<i64, ClubError> {
-    store.write("tournament create", |tx| {
+pub fn create(store: &mut Store, actor: &Actor, new: &NewTournament) -> Result<i64, ClubError> {
+    store.write(actor, Operation::CreateTournament.op(), |tx| {
         let id = insert(tx, new)?;
-        Ok((id, format!("#{id} {}", new.name.trim())))
+        let change = Change::new(format!("#{id} {}", new.name.trim())).values(
+            None,
+            Some(format!(
+                "{}; {}; {}; {}; {}; {}",
+                new.system.name(),
+                new.variant.name(),
+                new.time_control.unwrap_or("no clock"),
+                new.scoring.name(),
+                if new.rated { "rated" } else { "unrated" },
+                new.tiebreaks
+                    .iter()
+                    .map(|t| t.name())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            )),
+        );
+        Ok((id, change))
     })
 }
 
@@ -25,6 +43,7 @@ pub(crate) fn insert(tx: &Transaction, new: &NewTournament) -> Result<i64, ClubE
         scoring,
         rated,
         ref tiebreaks,
+        reports,
     } = *new;
     let name = name.trim().to_string();
     if name.is_empty() || name.parse::<i64>().is_ok() {
@@ -49,8 +68,8 @@ pub(crate) fn insert(tx: &Transaction, new: &NewTournament) -> Result<i64, ClubE
         )));
     }
     tx.execute(
-        "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, rounds, created)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, datetime('now'))",
+        "INSERT INTO tournaments (name, system, variant, time_control, scoring, rated, tiebreaks, rounds, reports, created)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, datetime('now'))",
         params![
             name,
             system.name(),
@@ -62,7 +81,8 @@ pub(crate) fn insert(tx: &Transaction, new: &NewTournament) -> Result<i64, ClubE
             match system {
                 System::Swiss { rounds } | System::Keizer { rounds } => Some(rounds),
                 _ => None,
-            }
+            },
+            reports.name()
         ],
     )
     .map_err(db)?;
@@ -83,9 +103,10 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
             r.get::<_, bool>(6)?,
             r.get::<_, String>(7)?,
             r.get::<_, Option<u32>>(8)?,
+            r.get::<_, String>(9)?,
         ))
     };
-    let sql = "SELECT id, name, system, variant, time_control, scoring, rated, tiebreaks, rounds FROM tournaments";
+    let sql = "SELECT id, name, system, variant, time_control, scoring, rated, tiebreaks, rounds, reports FROM tournaments";
     let found = match which.trim().parse::<i64>() {
         Ok(id) => conn
             .query_row(&format!("{sql} WHERE id = ?1"), [id], row)
@@ -99,7 +120,7 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
             .optional(),
     }
     .map_err(db)?;
-    let (id, name, system, variant, time_control, scoring, rated, tiebreaks, rounds) =
+    let (id, name, system, variant, time_control, scoring, rated, tiebreaks, rounds, reports) =
         found.ok_or_else(|| ClubError::BadInput(format!("no tournament {which:?}")))?;
     Ok(Tournament {
         id,
@@ -112,6 +133,7 @@ pub fn find(store: &Store, which: &str) -> Result<Tournament, ClubError> {
         scoring: scoring.parse()?,
         rated,
         tiebreaks: parse_tiebreaks(&tiebreaks)?,
+        reports: reports.parse()?,
     })
 }
 
@@ -129,13 +151,18 @@ pub fn list(store: &Store) -> Result<Vec<Tournament>, ClubError> {
 }
 
 /// Enters members (by name or id) into a tournament that has not started.
-pub fn enter(store: &mut Store, which: &str, who: &[String]) -> Result<usize, ClubError> {
+pub fn enter(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    who: &[String],
+) -> Result<usize, ClubError> {
     let t = find(store, which)?;
     let people = who
         .iter()
         .map(|w| members::find(store, w))
         .collect::<Result<Vec<_>, _>>()?;
-    store.write("tournament enter", |tx| {
+    store.write(actor, Operation::Enter.op().tournament(t.id), |tx| {
         let open = matches!(t.system, System::Swiss { .. } | System::Keizer { .. });
         if !open && rounds_paired(tx, t.id)? > 0 {
             return Err(ClubError::Refused(format!(
@@ -159,7 +186,9 @@ pub fn enter(store: &mut Store, which: &str, who: &[String]) -> Result<usize, Cl
             }
         }
         let names: Vec<&str> = people.iter().map(|m| m.name.as_str()).collect();
-        Ok((people.len(), format!("{}: {}", t.name, names.join(", "))))
+        let change = Change::new(format!("{}: {} entered", t.name, names.join(", ")))
+            .values(None, Some(names.join(", ")));
+        Ok((people.len(), change))
     })
 }
 
@@ -190,10 +219,15 @@ pub(super) fn forfeit_withdrawn(tx: &Transaction, t: i64) -> Result<usize, ClubE
 
 /// Withdraws a player: their unplayed games, now and in later rounds, are lost by forfeit
 /// (results already played stand).
-pub fn withdraw(store: &mut Store, which: &str, who: &str) -> Result<usize, ClubError> {
+pub fn withdraw(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    who: &str,
+) -> Result<usize, ClubError> {
     let t = find(store, which)?;
     let m = members::find(store, who)?;
-    store.write("tournament withdraw", |tx| {
+    store.write(actor, Operation::Withdraw.op().tournament(t.id), |tx| {
         let n = tx
             .execute(
                 "UPDATE entries SET withdrawn = 1
@@ -208,6 +242,107 @@ pub fn withdraw(store: &mut Store, which: &str, who: &str) -> Result<usize, Club
             )));
         }
         let forfeits = forfeit_withdrawn(tx, t.id)?;
-        Ok((forfeits, format!("{}: {} withdrew", t.name, m.name)))
+        let change = Change::new(format!(
+            "{}: {} withdrew ({forfeits} game(s) forfeited)",
+            t.name, m.name
+        ))
+        .values(Some("playing".into()), Some("withdrawn".into()));
+        Ok((forfeits, change))
     })
+}
+
+/// Appoints a member arbiter of a tournament (or, with `remove`, ends the appointment): they may
+/// pair its rounds, record and correct its results, and mark absences, swaps and forbidden pairs.
+pub fn set_arbiter(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    who: &str,
+    remove: bool,
+) -> Result<(), ClubError> {
+    let t = find(store, which)?;
+    let m = members::find(store, who)?;
+    store.write(actor, Operation::Arbiter.op().tournament(t.id), |tx| {
+        let n = if remove {
+            tx.execute(
+                "DELETE FROM arbiters WHERE tournament_id = ?1 AND member_id = ?2",
+                params![t.id, m.id],
+            )
+        } else {
+            if !m.active {
+                return Err(ClubError::Refused(format!("{} is inactive", m.name)));
+            }
+            tx.execute(
+                "INSERT OR IGNORE INTO arbiters (tournament_id, member_id) VALUES (?1, ?2)",
+                params![t.id, m.id],
+            )
+        }
+        .map_err(db)?;
+        if n == 0 {
+            return Err(ClubError::Refused(format!(
+                "{} {} an arbiter of {}",
+                m.name,
+                if remove { "is not" } else { "is already" },
+                t.name
+            )));
+        }
+        let (old, new) = if remove {
+            (Some(m.name.clone()), None)
+        } else {
+            (None, Some(m.name.clone()))
+        };
+        let change = Change::new(format!(
+            "{}: {} {} arbiter",
+            t.name,
+            m.name,
+            if remove { "is no longer" } else { "is" }
+        ))
+        .values(old, new);
+        Ok(((), change))
+    })
+}
+
+/// The arbiters of a tournament, by name.
+pub fn arbiters(store: &Store, which: &str) -> Result<Vec<String>, ClubError> {
+    let t = find(store, which)?;
+    let mut stmt = store
+        .conn()
+        .prepare(
+            "SELECT m.name FROM arbiters a JOIN members m ON m.id = a.member_id
+             WHERE a.tournament_id = ?1 ORDER BY m.name",
+        )
+        .map_err(db)?;
+    let rows = stmt.query_map([t.id], |r| r.get(0)).map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
+/// Says who confirms the results players report in a tournament.
+pub fn set_reports(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    reports: Confirmation,
+) -> Result<(), ClubError> {
+    let t = find(store, which)?;
+    store.write(
+        actor,
+        Operation::ReportSetting.op().tournament(t.id),
+        |tx| {
+            tx.execute(
+                "UPDATE tournaments SET reports = ?1 WHERE id = ?2",
+                params![reports.name(), t.id],
+            )
+            .map_err(db)?;
+            let change = Change::new(format!(
+                "{}: reported results are confirmed by the {}",
+                t.name,
+                reports.name()
+            ))
+            .values(
+                Some(t.reports.name().to_string()),
+                Some(reports.name().to_string()),
+            );
+            Ok(((), change))
+        },
+    )
 }

@@ -2,10 +2,11 @@
 //! standings.
 //!
 //! `record` says what a tournament is; `state` reads its state from the database; `entries`
-//! creates tournaments and manages who plays; `history` reads a Swiss as the Dutch system sees it; `systems` pairs a
-//! round by the tournament's system (round robin, Swiss, Keizer); `rounds` pairs the next round and applies the organiser's
-//! changes; `results` enters and corrects results and games; `standings` ranks the players;
-//! `check` holds a Swiss round against the Dutch system's criteria.
+//! creates tournaments and manages who plays and who arbitrates; `history` reads a Swiss as the
+//! Dutch system sees it; `systems` pairs a round by the tournament's system (round robin, Swiss,
+//! Keizer); `rounds` pairs the next round and applies the organiser's changes; `results` enters
+//! and corrects results and games, and takes the results players report; `standings` ranks the
+//! players; `check` holds a Swiss round against the Dutch system's criteria.
 
 mod check;
 mod entries;
@@ -19,11 +20,17 @@ mod systems;
 
 pub use check::{Finding, check};
 pub(crate) use entries::insert;
-pub use entries::{create, enter, entrant_names, find, list, withdraw};
-pub use record::{
-    NewTournament, Outcome, Pairing, Scoring, Standing, System, Tournament, parse_tiebreaks,
+pub use entries::{
+    arbiters, create, enter, entrant_names, find, list, set_arbiter, set_reports, withdraw,
 };
-pub use results::{game_pdn, pairings, record_game, record_result, to_play};
+pub use record::{
+    Confirmation, NewTournament, Outcome, Pairing, Report, Scoring, Standing, System, Tournament,
+    parse_tiebreaks,
+};
+pub(crate) use results::record_in;
+pub use results::{
+    confirm_result, game_pdn, pairings, record_game, record_result, report_result, to_play,
+};
 pub use rounds::{forbid, forbidden, pair_next, set_absent, swap, unpair};
 pub use standings::{Crosstable, crosstable, standings};
 

@@ -117,6 +117,23 @@ impl FromStr for Outcome {
 }
 
 impl Outcome {
+    /// The result as the standings write it for a scoring (`2-0`, `1-1`, `0-2`).
+    pub fn text(self, scoring: Scoring) -> String {
+        let (w, d) = (scoring.win, scoring.draw);
+        let p = |x: f64| {
+            if x == 0.5 {
+                "½".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        match self {
+            Outcome::WhiteWins => format!("{}-0", p(w)),
+            Outcome::Draw => format!("{}-{}", p(d), p(d)),
+            Outcome::BlackWins => format!("0-{}", p(w)),
+        }
+    }
+
     pub(super) fn code(self) -> &'static str {
         match self {
             Outcome::WhiteWins => "W",
@@ -161,6 +178,42 @@ pub struct Tournament {
     /// Tie-breaks after points, in order.
     #[serde(serialize_with = "tiebreak_names")]
     pub tiebreaks: Vec<TieBreak>,
+    /// Who confirms the results players report.
+    pub reports: Confirmation,
+}
+
+/// Who confirms a result a player reported, before it counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confirmation {
+    /// The tournament's arbiter or an organiser.
+    #[default]
+    Arbiter,
+    /// The arbiter or an organiser, or the opponent reporting the same result.
+    Opponent,
+}
+
+impl Confirmation {
+    /// The stored and typed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Confirmation::Arbiter => "arbiter",
+            Confirmation::Opponent => "opponent",
+        }
+    }
+}
+
+impl FromStr for Confirmation {
+    type Err = ClubError;
+    fn from_str(s: &str) -> Result<Confirmation, ClubError> {
+        match s.trim() {
+            "arbiter" => Ok(Confirmation::Arbiter),
+            "opponent" => Ok(Confirmation::Opponent),
+            other => Err(ClubError::BadInput(format!(
+                "{other:?}: reported results are confirmed by the arbiter or the opponent"
+            ))),
+        }
+    }
 }
 
 fn tiebreak_names<S: serde::Serializer>(v: &[TieBreak], s: S) -> Result<S::Ok, S::Error> {
@@ -196,6 +249,17 @@ pub struct Pairing {
     pub result: Option<Outcome>,
     /// The game was not played: a player withdrew.
     pub forfeit: bool,
+    /// A result a player reported, not yet confirmed (it does not count until it is).
+    pub reported: Option<Report>,
+}
+
+/// A result reported by a player, waiting for confirmation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// The result reported.
+    pub outcome: Outcome,
+    /// Who reported it.
+    pub by: String,
 }
 
 /// A line of the standings.
@@ -230,6 +294,8 @@ pub struct NewTournament<'a> {
     pub rated: bool,
     /// Tie-breaks after points, in order.
     pub tiebreaks: Vec<TieBreak>,
+    /// Who confirms the results players report.
+    pub reports: Confirmation,
 }
 
 #[cfg(test)]
@@ -247,6 +313,7 @@ impl<'a> NewTournament<'a> {
             },
             rated: true,
             tiebreaks: vec![TieBreak::SonnebornBerger],
+            reports: Confirmation::Arbiter,
         }
     }
 }

@@ -5,16 +5,45 @@ use super::entries::{find, forfeit_withdrawn};
 use super::record::{System, Tournament};
 use super::state::{entrants, missing_results, rounds_paired};
 use super::systems::{self, Round};
+use crate::club::access::{Actor, Operation};
 use crate::club::error::ClubError;
 use crate::club::members;
-use crate::club::store::{Store, db};
+use crate::club::store::{Change, Store, db};
 use rusqlite::{Transaction, params};
+
+/// A round's pairing in words for the audit (`1. Ann – Bob; 2. Cor – Dirk; bye Eva`).
+fn round_text(tx: &Transaction, t: i64, round: u32) -> Result<String, ClubError> {
+    let mut stmt = tx
+        .prepare(
+            "SELECT g.board, w.name, b.name FROM games g JOIN members w ON w.id = g.white_id
+             LEFT JOIN members b ON b.id = g.black_id
+             WHERE g.tournament_id = ?1 AND g.round = ?2 ORDER BY g.board",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map(params![t, round], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+            ))
+        })
+        .map_err(db)?;
+    let mut parts = Vec::new();
+    for row in rows {
+        parts.push(match row.map_err(db)? {
+            (_, w, None) => format!("bye {w}"),
+            (board, w, Some(b)) => format!("{board}. {w} – {b}"),
+        });
+    }
+    Ok(parts.join("; "))
+}
 
 /// Pairs the next round; refused while the previous round has missing results or when every
 /// round is paired. Returns the round number.
-pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
+pub fn pair_next(store: &mut Store, actor: &Actor, which: &str) -> Result<u32, ClubError> {
     let t = find(store, which)?;
-    store.write("tournament pair", |tx| {
+    store.write(actor, Operation::Pair.op().tournament(t.id), |tx| {
         let players = entrants(tx, t.id)?;
         if players.len() < 2 {
             return Err(ClubError::Refused(format!(
@@ -59,12 +88,20 @@ pub fn pair_next(store: &mut Store, which: &str) -> Result<u32, ClubError> {
             .map_err(db)?;
         }
         forfeit_withdrawn(tx, t.id)?;
-        Ok((round, format!("{} round {round}", t.name)))
+        let change = Change::new(format!("{} round {round} paired", t.name))
+            .values(None, Some(round_text(tx, t.id, round)?));
+        Ok((round, change))
     })
 }
 
 /// Rules out a pairing in a Swiss (family members, club mates, by the organiser's choice).
-pub fn forbid(store: &mut Store, which: &str, a: &str, b: &str) -> Result<(), ClubError> {
+pub fn forbid(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    a: &str,
+    b: &str,
+) -> Result<(), ClubError> {
     let t = find(store, which)?;
     let (x, y) = (members::find(store, a)?, members::find(store, b)?);
     if x.id == y.id {
@@ -72,16 +109,18 @@ pub fn forbid(store: &mut Store, which: &str, a: &str, b: &str) -> Result<(), Cl
             "a player cannot meet themselves anyway".into(),
         ));
     }
-    store.write("tournament forbid", |tx| {
+    store.write(actor, Operation::Forbid.op().tournament(t.id), |tx| {
         tx.execute(
             "INSERT OR IGNORE INTO forbidden (tournament_id, a, b) VALUES (?1, ?2, ?3)",
             params![t.id, x.id.min(y.id), x.id.max(y.id)],
         )
         .map_err(db)?;
-        Ok((
-            (),
-            format!("{}: {} and {} are not paired", t.name, x.name, y.name),
+        let change = Change::new(format!(
+            "{}: {} and {} are not paired",
+            t.name, x.name, y.name
         ))
+        .values(None, Some(format!("{} × {}", x.name, y.name)));
+        Ok(((), change))
     })
 }
 
@@ -106,6 +145,7 @@ pub fn forbidden(store: &Store, which: &str) -> Result<Vec<(String, String)>, Cl
 /// and scores nothing. Only for a round not yet paired.
 pub fn set_absent(
     store: &mut Store,
+    actor: &Actor,
     which: &str,
     who: &str,
     round: u32,
@@ -119,7 +159,7 @@ pub fn set_absent(
             t.name
         )));
     }
-    store.write("tournament absent", |tx| {
+    store.write(actor, Operation::Absence.op().tournament(t.id), |tx| {
         if round <= rounds_paired(tx, t.id)? {
             return Err(ClubError::Refused(format!(
                 "round {round} of {} is paired already (unpair it first)",
@@ -132,11 +172,15 @@ pub fn set_absent(
             "DELETE FROM absences WHERE tournament_id = ?1 AND member_id = ?2 AND round = ?3"
         };
         tx.execute(sql, params![t.id, m.id, round]).map_err(db)?;
-        let what = if absent { "absent" } else { "present" };
-        Ok((
-            (),
-            format!("{}: {} {what} in round {round}", t.name, m.name),
+        let what = |a: bool| if a { "absent" } else { "present" }.to_string();
+        let change = Change::new(format!(
+            "{}: {} {} in round {round}",
+            t.name,
+            m.name,
+            what(absent)
         ))
+        .values(Some(what(!absent)), Some(what(absent)));
+        Ok(((), change))
     })
 }
 
@@ -152,7 +196,7 @@ pub(super) fn open_round(tx: &Transaction, t: &Tournament) -> Result<u32, ClubEr
     let played: u32 = tx
         .query_row(
             "SELECT count(*) FROM games WHERE tournament_id = ?1 AND round = ?2
-             AND black_id IS NOT NULL AND result IN ('W', 'D', 'B')",
+             AND black_id IS NOT NULL AND (result IN ('W', 'D', 'B') OR reported IS NOT NULL)",
             params![t.id, round],
             |r| r.get(0),
         )
@@ -169,12 +213,19 @@ pub(super) fn open_round(tx: &Transaction, t: &Tournament) -> Result<u32, ClubEr
 /// Overrides the last round's pairing before it starts: `a` and `b` change places (boards,
 /// colours and byes follow; two opponents thereby change colours), or without `b` the colours
 /// of `a`'s game are reversed.
-pub fn swap(store: &mut Store, which: &str, a: &str, b: Option<&str>) -> Result<u32, ClubError> {
+pub fn swap(
+    store: &mut Store,
+    actor: &Actor,
+    which: &str,
+    a: &str,
+    b: Option<&str>,
+) -> Result<u32, ClubError> {
     let t = find(store, which)?;
     let x = members::find(store, a)?;
     let y = b.map(|b| members::find(store, b)).transpose()?;
-    store.write("tournament swap", |tx| {
+    store.write(actor, Operation::Swap.op().tournament(t.id), |tx| {
         let round = open_round(tx, &t)?;
+        let before = round_text(tx, t.id, round)?;
         let detail = match &y {
             Some(y) => {
                 let n = tx
@@ -212,21 +263,25 @@ pub fn swap(store: &mut Store, which: &str, a: &str, b: Option<&str>) -> Result<
                 format!("{} round {round}: colours of {}'s game swapped", t.name, x.name)
             }
         };
-        Ok((round, detail))
+        let change = Change::new(detail).values(Some(before), Some(round_text(tx, t.id, round)?));
+        Ok((round, change))
     })
 }
 
 /// Takes back the last paired round while none of its games has a result, so the organiser
 /// can change the field (absences, forbidden pairs) and pair it again.
-pub fn unpair(store: &mut Store, which: &str) -> Result<u32, ClubError> {
+pub fn unpair(store: &mut Store, actor: &Actor, which: &str) -> Result<u32, ClubError> {
     let t = find(store, which)?;
-    store.write("tournament unpair", |tx| {
+    store.write(actor, Operation::Unpair.op().tournament(t.id), |tx| {
         let round = open_round(tx, &t)?;
+        let before = round_text(tx, t.id, round)?;
         tx.execute(
             "DELETE FROM games WHERE tournament_id = ?1 AND round = ?2",
             params![t.id, round],
         )
         .map_err(db)?;
-        Ok((round, format!("{} round {round} unpaired", t.name)))
+        let change =
+            Change::new(format!("{} round {round} unpaired", t.name)).values(Some(before), None);
+        Ok((round, change))
     })
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::club::access::Actor;
 use crate::club::error::ClubError;
 use crate::club::members::{self, MemberFields, add};
 use crate::club::store::Store;
@@ -10,7 +11,7 @@ fn club(players: &[&str]) -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let mut s = Store::open(&dir.path().join("club.sqlite")).unwrap();
     for p in players {
-        add(&mut s, p, &MemberFields::default()).unwrap();
+        add(&mut s, &Actor::local(), p, &MemberFields::default()).unwrap();
     }
     (dir, s)
 }
@@ -21,6 +22,7 @@ fn a_round_robin_from_entry_to_standings() {
     let fmjd: Scoring = "2-1-0".parse().unwrap();
     create(
         &mut s,
+        &Actor::local(),
         &NewTournament {
             name: "Autumn",
             system: System::RoundRobin,
@@ -29,6 +31,7 @@ fn a_round_robin_from_entry_to_standings() {
             scoring: fmjd,
             rated: true,
             tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            reports: Default::default(),
         },
     )
     .unwrap();
@@ -36,8 +39,8 @@ fn a_round_robin_from_entry_to_standings() {
         .iter()
         .map(|x| x.to_string())
         .collect();
-    assert_eq!(enter(&mut s, "Autumn", &who).unwrap(), 4);
-    assert_eq!(pair_next(&mut s, "Autumn").unwrap(), 1);
+    assert_eq!(enter(&mut s, &Actor::local(), "Autumn", &who).unwrap(), 4);
+    assert_eq!(pair_next(&mut s, &Actor::local(), "Autumn").unwrap(), 1);
     // Berger round 1 for 4: 1-4, 2-3.
     let r1 = pairings(&s, "Autumn", Some(1)).unwrap();
     let boards: Vec<(&str, Option<&str>)> = r1
@@ -47,29 +50,91 @@ fn a_round_robin_from_entry_to_standings() {
     assert_eq!(boards, [("Ann", Some("Dirk")), ("Bob", Some("Cor"))]);
     // No late entries, and no next round while results are missing.
     assert!(matches!(
-        enter(&mut s, "Autumn", &["Ann".into()]),
+        enter(&mut s, &Actor::local(), "Autumn", &["Ann".into()]),
         Err(ClubError::Refused(_))
     ));
     assert!(matches!(
-        pair_next(&mut s, "Autumn"),
+        pair_next(&mut s, &Actor::local(), "Autumn"),
         Err(ClubError::Refused(_))
     ));
-    record_result(&mut s, "Autumn", 1, "Ann", "Dirk", Outcome::WhiteWins).unwrap();
-    record_result(&mut s, "Autumn", 1, "Bob", "Cor", Outcome::Draw).unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        1,
+        "Ann",
+        "Dirk",
+        Outcome::WhiteWins,
+    )
+    .unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        1,
+        "Bob",
+        "Cor",
+        Outcome::Draw,
+    )
+    .unwrap();
     assert!(matches!(
-        record_result(&mut s, "Autumn", 1, "Dirk", "Ann", Outcome::Draw),
+        record_result(
+            &mut s,
+            &Actor::local(),
+            "Autumn",
+            1,
+            "Dirk",
+            "Ann",
+            Outcome::Draw
+        ),
         Err(ClubError::Refused(_))
     ));
-    pair_next(&mut s, "Autumn").unwrap();
+    pair_next(&mut s, &Actor::local(), "Autumn").unwrap();
     // Round 2: 4-3, 1-2.
-    record_result(&mut s, "Autumn", 2, "Dirk", "Cor", Outcome::BlackWins).unwrap();
-    record_result(&mut s, "Autumn", 2, "Ann", "Bob", Outcome::Draw).unwrap();
-    pair_next(&mut s, "Autumn").unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        2,
+        "Dirk",
+        "Cor",
+        Outcome::BlackWins,
+    )
+    .unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        2,
+        "Ann",
+        "Bob",
+        Outcome::Draw,
+    )
+    .unwrap();
+    pair_next(&mut s, &Actor::local(), "Autumn").unwrap();
     // Round 3: 2-4, 3-1.
-    record_result(&mut s, "Autumn", 3, "Bob", "Dirk", Outcome::WhiteWins).unwrap();
-    record_result(&mut s, "Autumn", 3, "Cor", "Ann", Outcome::Draw).unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        3,
+        "Bob",
+        "Dirk",
+        Outcome::WhiteWins,
+    )
+    .unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        3,
+        "Cor",
+        "Ann",
+        Outcome::Draw,
+    )
+    .unwrap();
     assert!(matches!(
-        pair_next(&mut s, "Autumn"),
+        pair_next(&mut s, &Actor::local(), "Autumn"),
         Err(ClubError::Refused(_))
     ));
     // By hand: Ann 2+1+1 = 4, Bob 1+1+2 = 4, Cor 1+2+1 = 4, Dirk 0.
@@ -96,11 +161,25 @@ fn a_round_robin_from_entry_to_standings() {
     assert_eq!(x.cells[3][0], vec![0.0]);
     assert!(x.cells[0][0].is_empty());
     // A correction changes the standings.
-    record_result(&mut s, "Autumn", 3, "Cor", "Ann", Outcome::WhiteWins).unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "Autumn",
+        3,
+        "Cor",
+        "Ann",
+        Outcome::WhiteWins,
+    )
+    .unwrap();
     let table = standings(&s, "Autumn").unwrap();
     assert_eq!((table[0].name.as_str(), table[0].points), ("Cor", 5.0));
-    let audit = s.audit().unwrap();
-    assert!(audit.last().unwrap().3.contains("corrected from D"));
+    let audit = crate::club::audit::all(&s).unwrap();
+    let last = audit.last().unwrap();
+    assert!(last.detail.contains("corrected from 1-1"), "{last:?}");
+    assert_eq!(
+        (last.old.as_deref(), last.new.as_deref()),
+        (Some("1-1"), Some("2-0"))
+    );
 }
 
 #[test]
@@ -108,6 +187,7 @@ fn odd_fields_get_byes_scored_as_wins() {
     let (_d, mut s) = club(&["A1", "B2", "C3"]);
     create(
         &mut s,
+        &Actor::local(),
         &NewTournament {
             name: "Three",
             system: System::DoubleRoundRobin,
@@ -116,17 +196,25 @@ fn odd_fields_get_byes_scored_as_wins() {
             scoring: "1-0.5-0".parse().unwrap(),
             rated: false,
             tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            reports: Default::default(),
         },
     )
     .unwrap();
-    enter(&mut s, "Three", &["A1".into(), "B2".into(), "C3".into()]).unwrap();
-    pair_next(&mut s, "Three").unwrap();
+    enter(
+        &mut s,
+        &Actor::local(),
+        "Three",
+        &["A1".into(), "B2".into(), "C3".into()],
+    )
+    .unwrap();
+    pair_next(&mut s, &Actor::local(), "Three").unwrap();
     let r1 = pairings(&s, "Three", Some(1)).unwrap();
     assert_eq!(r1.len(), 2);
     let bye = r1.iter().find(|p| p.black.is_none()).expect("a bye");
     let game = r1.iter().find(|p| p.black.is_some()).expect("a game");
     record_result(
         &mut s,
+        &Actor::local(),
         "Three",
         1,
         &game.white,
@@ -150,24 +238,34 @@ fn a_withdrawal_forfeits_the_remaining_games() {
         scoring: "2-1-0".parse().unwrap(),
         rated: true,
         tiebreaks: vec![TieBreak::SonnebornBerger],
+        reports: Default::default(),
     };
-    create(&mut s, &new).unwrap();
+    create(&mut s, &Actor::local(), &new).unwrap();
     let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk"]
         .iter()
         .map(|x| x.to_string())
         .collect();
-    enter(&mut s, "W", &who).unwrap();
-    pair_next(&mut s, "W").unwrap();
+    enter(&mut s, &Actor::local(), "W", &who).unwrap();
+    pair_next(&mut s, &Actor::local(), "W").unwrap();
     // Round 1 is played in full; Dirk's win there stands after he withdraws.
-    record_result(&mut s, "W", 1, "Ann", "Dirk", Outcome::BlackWins).unwrap();
-    record_result(&mut s, "W", 1, "Bob", "Cor", Outcome::Draw).unwrap();
-    withdraw(&mut s, "W", "Dirk").unwrap();
+    record_result(
+        &mut s,
+        &Actor::local(),
+        "W",
+        1,
+        "Ann",
+        "Dirk",
+        Outcome::BlackWins,
+    )
+    .unwrap();
+    record_result(&mut s, &Actor::local(), "W", 1, "Bob", "Cor", Outcome::Draw).unwrap();
+    withdraw(&mut s, &Actor::local(), "W", "Dirk").unwrap();
     assert!(matches!(
-        withdraw(&mut s, "W", "Dirk"),
+        withdraw(&mut s, &Actor::local(), "W", "Dirk"),
         Err(ClubError::Refused(_))
     ));
     // Round 2 (4-3, 1-2): Cor wins against Dirk by forfeit at once.
-    pair_next(&mut s, "W").unwrap();
+    pair_next(&mut s, &Actor::local(), "W").unwrap();
     let r2 = pairings(&s, "W", Some(2)).unwrap();
     let f = r2.iter().find(|p| p.white == "Dirk").unwrap();
     assert_eq!((f.result, f.forfeit), (Some(Outcome::BlackWins), true));
@@ -189,7 +287,7 @@ fn a_swiss_with_a_late_entry_and_a_withdrawal() {
     let names: Vec<String> = (1..=9).map(|i| format!("Player {i}")).collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let (_d, mut s) = club(&refs);
-    add(&mut s, "Late", &MemberFields::default()).unwrap();
+    add(&mut s, &Actor::local(), "Late", &MemberFields::default()).unwrap();
     let new = NewTournament {
         name: "Swiss",
         system: System::Swiss { rounds: 5 },
@@ -198,19 +296,20 @@ fn a_swiss_with_a_late_entry_and_a_withdrawal() {
         scoring: "2-1-0".parse().unwrap(),
         rated: true,
         tiebreaks: vec![TieBreak::Buchholz],
+        reports: Default::default(),
     };
-    create(&mut s, &new).unwrap();
-    enter(&mut s, "Swiss", &names).unwrap();
+    create(&mut s, &Actor::local(), &new).unwrap();
+    enter(&mut s, &Actor::local(), "Swiss", &names).unwrap();
     let outcomes = [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins];
     let mut met = HashSet::new();
     for round in 1..=5u32 {
         if round == 2 {
-            enter(&mut s, "Swiss", &["Late".into()]).unwrap();
+            enter(&mut s, &Actor::local(), "Swiss", &["Late".into()]).unwrap();
         }
         if round == 4 {
-            withdraw(&mut s, "Swiss", "Player 3").unwrap();
+            withdraw(&mut s, &Actor::local(), "Swiss", "Player 3").unwrap();
         }
-        assert_eq!(pair_next(&mut s, "Swiss").unwrap(), round);
+        assert_eq!(pair_next(&mut s, &Actor::local(), "Swiss").unwrap(), round);
         let games = pairings(&s, "Swiss", Some(round)).unwrap();
         let byes = games.iter().filter(|p| p.black.is_none()).count();
         assert!(byes <= 1);
@@ -229,12 +328,21 @@ fn a_swiss_with_a_late_entry_and_a_withdrawal() {
                 assert!(p.white != "Player 3" && b != "Player 3");
             }
             if p.result.is_none() {
-                record_result(&mut s, "Swiss", round, &p.white, b, outcomes[i % 3]).unwrap();
+                record_result(
+                    &mut s,
+                    &Actor::local(),
+                    "Swiss",
+                    round,
+                    &p.white,
+                    b,
+                    outcomes[i % 3],
+                )
+                .unwrap();
             }
         }
     }
     assert!(matches!(
-        pair_next(&mut s, "Swiss"),
+        pair_next(&mut s, &Actor::local(), "Swiss"),
         Err(ClubError::Refused(_))
     ));
     let table = standings(&s, "Swiss").unwrap();
@@ -258,18 +366,20 @@ fn swiss_absences_forbidden_pairs_and_unpairing() {
         scoring: "1-0.5-0".parse().unwrap(),
         rated: false,
         tiebreaks: vec![],
+        reports: Default::default(),
     };
-    create(&mut s, &new).unwrap();
+    create(&mut s, &Actor::local(), &new).unwrap();
     enter(
         &mut s,
+        &Actor::local(),
         "S",
         &["A".into(), "B".into(), "C".into(), "D".into()],
     )
     .unwrap();
     // Round 1 would pair A–C and B–D (top half against bottom half): rule out A–C.
-    forbid(&mut s, "S", "A", "C").unwrap();
-    set_absent(&mut s, "S", "D", 1, true).unwrap();
-    pair_next(&mut s, "S").unwrap();
+    forbid(&mut s, &Actor::local(), "S", "A", "C").unwrap();
+    set_absent(&mut s, &Actor::local(), "S", "D", 1, true).unwrap();
+    pair_next(&mut s, &Actor::local(), "S").unwrap();
     let r1 = pairings(&s, "S", Some(1)).unwrap();
     let everyone: Vec<&str> = r1
         .iter()
@@ -282,13 +392,13 @@ fn swiss_absences_forbidden_pairs_and_unpairing() {
         assert!(!(pair.contains(&"A") && pair.contains(&"C")), "{pair:?}");
     }
     // Unpair, let D play after all, pair again.
-    assert_eq!(unpair(&mut s, "S").unwrap(), 1);
+    assert_eq!(unpair(&mut s, &Actor::local(), "S").unwrap(), 1);
     assert!(pairings(&s, "S", Some(1)).unwrap().is_empty());
-    set_absent(&mut s, "S", "D", 1, false).unwrap();
-    pair_next(&mut s, "S").unwrap();
+    set_absent(&mut s, &Actor::local(), "S", "D", 1, false).unwrap();
+    pair_next(&mut s, &Actor::local(), "S").unwrap();
     assert_eq!(pairings(&s, "S", Some(1)).unwrap().len(), 2);
     assert!(matches!(
-        set_absent(&mut s, "S", "D", 1, true),
+        set_absent(&mut s, &Actor::local(), "S", "D", 1, true),
         Err(ClubError::Refused(_))
     ));
 }
@@ -305,6 +415,7 @@ fn keizer_evenings_pair_who_is_present_by_keizer_ranking() {
     ] {
         crate::club::members::edit(
             &mut s,
+            &Actor::local(),
             n,
             &MemberFields {
                 ratings: vec![
@@ -323,16 +434,17 @@ fn keizer_evenings_pair_who_is_present_by_keizer_ranking() {
         scoring: "2-1-0".parse().unwrap(),
         rated: false,
         tiebreaks: vec![],
+        reports: Default::default(),
     };
-    create(&mut s, &new).unwrap();
+    create(&mut s, &Actor::local(), &new).unwrap();
     let who: Vec<String> = ["A", "B", "C", "D", "E"]
         .iter()
         .map(|x| x.to_string())
         .collect();
-    enter(&mut s, "Thursdays", &who).unwrap();
+    enter(&mut s, &Actor::local(), "Thursdays", &who).unwrap();
     // Evening 1: E stays home; by rating A–B and C–D.
-    set_absent(&mut s, "Thursdays", "E", 1, true).unwrap();
-    pair_next(&mut s, "Thursdays").unwrap();
+    set_absent(&mut s, &Actor::local(), "Thursdays", "E", 1, true).unwrap();
+    pair_next(&mut s, &Actor::local(), "Thursdays").unwrap();
     let r1 = pairings(&s, "Thursdays", Some(1)).unwrap();
     let pairs: Vec<(String, String)> = r1
         .iter()
@@ -350,13 +462,22 @@ fn keizer_evenings_pair_who_is_present_by_keizer_ranking() {
         } else {
             Outcome::BlackWins
         };
-        record_result(&mut s, "Thursdays", 1, &p.white, &b, outcome).unwrap();
+        record_result(
+            &mut s,
+            &Actor::local(),
+            "Thursdays",
+            1,
+            &p.white,
+            &b,
+            outcome,
+        )
+        .unwrap();
     }
     let table = standings(&s, "Thursdays").unwrap();
     assert_eq!(table[0].name, "A");
     // Evening 2: everyone is in; five players, the lowest-ranked gets the bye; nobody meets
     // last week's opponent.
-    pair_next(&mut s, "Thursdays").unwrap();
+    pair_next(&mut s, &Actor::local(), "Thursdays").unwrap();
     let r2 = pairings(&s, "Thursdays", Some(2)).unwrap();
     assert_eq!(r2.iter().filter(|p| p.black.is_none()).count(), 1);
     for p in r2.iter().filter(|p| p.black.is_some()) {
@@ -371,31 +492,31 @@ fn keizer_evenings_pair_who_is_present_by_keizer_ranking() {
 #[test]
 fn the_organiser_overrides_a_pairing_before_the_round_starts() {
     let (_d, mut s) = club(&["Ann", "Bob", "Cor", "Dirk", "Eva"]);
-    create(&mut s, &NewTournament::test("O")).unwrap();
+    create(&mut s, &Actor::local(), &NewTournament::test("O")).unwrap();
     let who: Vec<String> = ["Ann", "Bob", "Cor", "Dirk", "Eva"]
         .iter()
         .map(|x| x.to_string())
         .collect();
-    enter(&mut s, "O", &who).unwrap();
-    pair_next(&mut s, "O").unwrap();
+    enter(&mut s, &Actor::local(), "O", &who).unwrap();
+    pair_next(&mut s, &Actor::local(), "O").unwrap();
     // Round 1 (Berger, 5): Bob–Eva, Cor–Dirk, Ann has the bye. Ann takes Eva's place.
-    swap(&mut s, "O", "Ann", Some("Eva")).unwrap();
+    swap(&mut s, &Actor::local(), "O", "Ann", Some("Eva")).unwrap();
     let r1 = pairings(&s, "O", Some(1)).unwrap();
     let row = |w: &str| r1.iter().find(|p| p.white == w).map(|p| p.black.clone());
     assert_eq!(row("Bob"), Some(Some("Ann".into())));
     assert_eq!(row("Eva"), Some(None), "Eva has the bye now");
     // Colours of Cor's game change.
-    swap(&mut s, "O", "Cor", None).unwrap();
+    swap(&mut s, &Actor::local(), "O", "Cor", None).unwrap();
     let r1 = pairings(&s, "O", Some(1)).unwrap();
     assert!(
         r1.iter()
             .any(|p| p.white == "Dirk" && p.black.as_deref() == Some("Cor"))
     );
     // Two opponents changing places just changes colours.
-    swap(&mut s, "O", "Bob", Some("Ann")).unwrap();
-    record_result(&mut s, "O", 1, "Ann", "Bob", Outcome::Draw).unwrap();
+    swap(&mut s, &Actor::local(), "O", "Bob", Some("Ann")).unwrap();
+    record_result(&mut s, &Actor::local(), "O", 1, "Ann", "Bob", Outcome::Draw).unwrap();
     assert!(matches!(
-        swap(&mut s, "O", "Cor", None),
+        swap(&mut s, &Actor::local(), "O", "Cor", None),
         Err(ClubError::Refused(_))
     ));
 }
@@ -418,6 +539,7 @@ fn bad_settings_are_refused() {
     assert!(
         create(
             &mut s,
+            &Actor::local(),
             &NewTournament {
                 name: "X",
                 system: System::RoundRobin,
@@ -425,13 +547,15 @@ fn bad_settings_are_refused() {
                 time_control: Some("soon"),
                 scoring: fmjd,
                 rated: true,
-                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins]
+                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+                reports: Default::default(),
             }
         )
         .is_err()
     );
     create(
         &mut s,
+        &Actor::local(),
         &NewTournament {
             name: "X",
             system: System::RoundRobin,
@@ -440,12 +564,14 @@ fn bad_settings_are_refused() {
             scoring: fmjd,
             rated: true,
             tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+            reports: Default::default(),
         },
     )
     .unwrap();
     assert!(matches!(
         create(
             &mut s,
+            &Actor::local(),
             &NewTournament {
                 name: "x",
                 system: System::RoundRobin,
@@ -453,11 +579,15 @@ fn bad_settings_are_refused() {
                 time_control: None,
                 scoring: fmjd,
                 rated: true,
-                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins]
+                tiebreaks: vec![TieBreak::SonnebornBerger, TieBreak::Wins],
+                reports: Default::default(),
             }
         ),
         Err(ClubError::Refused(_))
     ));
-    assert!(matches!(pair_next(&mut s, "X"), Err(ClubError::Refused(_))));
+    assert!(matches!(
+        pair_next(&mut s, &Actor::local(), "X"),
+        Err(ClubError::Refused(_))
+    ));
     assert!(matches!(find(&s, "Y"), Err(ClubError::BadInput(_))));
 }

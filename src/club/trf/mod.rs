@@ -284,6 +284,7 @@ fn initial_colour(entries: &[Vec<Entry>]) -> Option<&'static str> {
 /// otherwise.
 pub fn import(
     store: &mut Store,
+    actor: &super::access::Actor,
     text: &str,
     variant: crate::rules::variant::Variant,
 ) -> Result<i64, ClubError> {
@@ -326,8 +327,10 @@ pub fn import(
         scoring: scoring_name.parse()?,
         rated: false,
         tiebreaks: vec![super::tiebreak::TieBreak::SonnebornBerger],
+        reports: super::tournament::Confirmation::Arbiter,
     };
-    store.write("tournament import trf", |tx| {
+    let op = super::access::Operation::ImportTrf.op();
+    store.write(actor, op, |tx| {
         let t = super::tournament::insert(tx, &new)?;
         let mut ids: BTreeMap<usize, i64> = BTreeMap::new();
         for (number, (rank, p)) in players.iter().enumerate() {
@@ -428,13 +431,18 @@ pub fn import(
                 }
             }
         }
-        Ok((t, format!("{name} from TRF")))
+        let change = super::store::Change::new(format!("#{t} {name} from TRF")).values(
+            None,
+            Some(format!("{} players, {played} rounds", players.len())),
+        );
+        Ok((t, change))
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::club::access::Actor;
     use crate::club::members::{self, MemberFields, parse_rating};
     use crate::club::tiebreak::TieBreak;
     use crate::club::tournament::NewTournament;
@@ -450,7 +458,7 @@ mod tests {
                 ratings: vec![parse_rating(&format!("international={r}")).unwrap()],
                 ..Default::default()
             };
-            members::add(&mut s, n, &fields).unwrap();
+            members::add(&mut s, &Actor::local(), n, &fields).unwrap();
         }
         let new = NewTournament {
             name: "Trio",
@@ -460,12 +468,28 @@ mod tests {
             scoring: "2-1-0".parse().unwrap(),
             rated: false,
             tiebreaks: vec![TieBreak::SonnebornBerger],
+            reports: Default::default(),
         };
-        tournament::create(&mut s, &new).unwrap();
-        tournament::enter(&mut s, "Trio", &["Ann".into(), "Bob".into(), "Cor".into()]).unwrap();
-        tournament::pair_next(&mut s, "Trio").unwrap();
+        tournament::create(&mut s, &Actor::local(), &new).unwrap();
+        tournament::enter(
+            &mut s,
+            &Actor::local(),
+            "Trio",
+            &["Ann".into(), "Bob".into(), "Cor".into()],
+        )
+        .unwrap();
+        tournament::pair_next(&mut s, &Actor::local(), "Trio").unwrap();
         // Berger for 3 (4 with the bye): round 1 is 1–4 (Ann's bye), 2–3.
-        tournament::record_result(&mut s, "Trio", 1, "Bob", "Cor", Outcome::WhiteWins).unwrap();
+        tournament::record_result(
+            &mut s,
+            &Actor::local(),
+            "Trio",
+            1,
+            "Bob",
+            "Cor",
+            Outcome::WhiteWins,
+        )
+        .unwrap();
         let trf = export(&s, "Trio").unwrap();
         let lines: Vec<&str> = trf.lines().collect();
         assert_eq!(lines[0], "012 Trio");
@@ -490,15 +514,15 @@ mod tests {
         // Read back into another club: the same file comes out.
         let other = tempfile::tempdir().unwrap();
         let mut t = Store::open(&other.path().join("club.sqlite")).unwrap();
-        import(&mut t, &trf, Variant::International).unwrap();
+        import(&mut t, &Actor::local(), &trf, Variant::International).unwrap();
         assert_eq!(export(&t, "Trio").unwrap(), trf);
         assert!(
-            import(&mut t, &trf, Variant::International).is_err(),
+            import(&mut t, &Actor::local(), &trf, Variant::International).is_err(),
             "the name is taken"
         );
         let bad = trf.replace("001    2", "001    x");
         assert!(
-            import(&mut s, &bad, Variant::International)
+            import(&mut s, &Actor::local(), &bad, Variant::International)
                 .unwrap_err()
                 .to_string()
                 .contains("line")

@@ -6,6 +6,7 @@ mod round_review;
 
 pub use round_review::RoundReview;
 
+use crate::club::access::Actor;
 use crate::club::games::{self, Archived};
 use crate::club::members::{self, Member};
 use crate::club::ratings;
@@ -99,6 +100,8 @@ pub enum Action {
 pub struct ClubScreen {
     /// The database.
     pub store: Store,
+    /// Who acts here: the owner locally, the signed-in member on the club server.
+    pub actor: Actor,
     /// The tab of the list.
     pub tab: Tab,
     /// The highlighted row of the list.
@@ -114,10 +117,11 @@ pub struct ClubScreen {
 }
 
 impl ClubScreen {
-    /// A club screen on a database.
-    pub fn new(store: Store) -> ClubScreen {
+    /// A club screen on a database, used by `actor`.
+    pub fn new(store: Store, actor: Actor) -> ClubScreen {
         ClubScreen {
             store,
+            actor,
             tab: Tab::Members,
             selected: 0,
             page: Page::List,
@@ -168,7 +172,7 @@ impl ClubScreen {
     /// Takes in the review's finished boards (writing their reviews into the records).
     pub fn tick(&mut self) {
         if let Some(r) = &mut self.round_review
-            && let Some(m) = r.poll(&mut self.store)
+            && let Some(m) = r.poll(&mut self.store, &self.actor)
         {
             self.message = m;
         }
@@ -229,7 +233,7 @@ impl ClubScreen {
                 KeyCode::Char(c) => name.push(c),
                 KeyCode::Enter => {
                     let name = self.new_member.take().unwrap_or_default();
-                    let r = members::add(&mut self.store, &name, &Default::default());
+                    let r = members::add(&mut self.store, &self.actor, &name, &Default::default());
                     self.report(r, |id| format!("Added #{id} {}", name.trim()));
                 }
                 _ => {}
@@ -265,7 +269,12 @@ impl ClubScreen {
                     }
                     KeyCode::Char('d') if self.tab == Tab::Members && len > 0 => {
                         let m = self.members()[self.selected].clone();
-                        let r = members::set_active(&mut self.store, &m.id.to_string(), !m.active);
+                        let r = members::set_active(
+                            &mut self.store,
+                            &self.actor,
+                            &m.id.to_string(),
+                            !m.active,
+                        );
                         self.report(r, |m| {
                             format!(
                                 "{} is {}",
@@ -388,7 +397,7 @@ impl ClubScreen {
                 self.page = Page::Crosstable(id);
             }
             KeyCode::Char('p') => {
-                let r = tournament::pair_next(&mut self.store, &which);
+                let r = tournament::pair_next(&mut self.store, &self.actor, &which);
                 if let Ok(n) = r {
                     self.page = Page::Tournament {
                         id,
@@ -413,6 +422,7 @@ impl ClubScreen {
                 };
                 let r = tournament::record_result(
                     &mut self.store,
+                    &self.actor,
                     &which,
                     round,
                     &g.white,

@@ -5,9 +5,10 @@
 //! The screen polls for results and never waits on the review; leaving the screen cancels what
 //! is left, and the boards already done keep their reviews.
 
-use crate::club::Store;
+use crate::club::access::Actor;
 use crate::club::games;
 use crate::club::tournament::Pairing;
+use crate::club::{ClubError, Store};
 use crate::play::review::background::{Background, Event};
 use crate::play::review::{self, Review, Settings};
 use crate::rules::pdn::PdnGame;
@@ -78,7 +79,7 @@ impl RoundReview {
 
     /// Takes in the boards reviewed since the last call, writes each one's review into its
     /// record in the database, and says what happened (for the screen's message line).
-    pub fn poll(&mut self, store: &mut Store) -> Option<String> {
+    pub fn poll(&mut self, store: &mut Store, actor: &Actor) -> Option<String> {
         let mut message = None;
         let annotator = review::annotator(self.time);
         while let Some(event) = self.job.poll() {
@@ -97,8 +98,12 @@ impl RoundReview {
                 Ok(r) => {
                     let annotated = review::annotate(&board.record, &r, &annotator);
                     message = Some(
-                        match games::annotate_record(store, board.pairing.id, &annotated) {
+                        match games::annotate_record(store, actor, board.pairing.id, &annotated) {
                             Ok(()) => format!("Board {n} reviewed: {}", r.summary()),
+                            Err(ClubError::Denied(why)) => format!(
+                                "Board {n} reviewed: {} (shown here only: {why})",
+                                r.summary()
+                            ),
                             Err(e) => format!("Board {n} reviewed, not saved: {e}"),
                         },
                     );
