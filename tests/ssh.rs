@@ -2,89 +2,16 @@
 //! and uses the club TUI in a real terminal (tmux); an unknown key, commands and a session without
 //! a terminal are refused; SIGTERM stops the server.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 mod common;
 use common::{draughts, stderr, stdout};
+#[path = "support/ssh.rs"]
+mod ssh;
 #[path = "support/tmux.rs"]
 mod tmux;
-use tmux::Tmux;
-
-fn keygen(path: &Path) {
-    let status = Command::new("ssh-keygen")
-        .args(["-q", "-t", "ed25519", "-N", "", "-C", "test", "-f"])
-        .arg(path)
-        .status()
-        .expect("ssh-keygen is installed (openssh-client; .ci/run installs it)");
-    assert!(status.success());
-}
-
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `draughts serve` on a free loopback port with `extra` arguments; its port.
-fn serve(db: &Path, host_key: &Path, extra: &[&str]) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(db)
-        .arg("--host-key")
-        .arg(host_key)
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let port = first
-        .trim()
-        .rsplit(':')
-        .next()
-        .unwrap_or_else(|| panic!("{first:?}"))
-        .to_string();
-    (Server(child), port)
-}
-
-fn ssh_args(port: &str, key: &Path) -> Vec<String> {
-    [
-        "-p",
-        port,
-        "-i",
-        &key.display().to_string(),
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "BatchMode=yes",
-        "-o",
-        "LogLevel=ERROR",
-        "-o",
-        "IdentitiesOnly=yes",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
-}
-
-/// `ssh -tt` as `user` with `key` in a tmux terminal of `size`; the pane stays after it ends.
-fn ssh_session(port: &str, key: &Path, user: &str, (width, height): (u16, u16)) -> Tmux {
-    let command = format!(
-        "ssh -tt {} {user}@127.0.0.1; echo EXITED; sleep 60",
-        ssh_args(port, key).join(" ")
-    );
-    Tmux::start(&command, width, height)
-}
+use ssh::{keygen, member_with_key, serve, ssh_args, ssh_session, terminate};
 
 #[test]
 fn a_member_signs_in_with_a_key_and_uses_the_club() {
@@ -241,18 +168,6 @@ fn guests_play_casual_games_and_one_address_has_a_connection_limit() {
     assert!(text.contains("more than 2 connections"), "{text}");
 }
 
-/// Adds a member with a new key; the key's path.
-fn member_with_key(dir: &Path, db: &str, name: &str) -> std::path::PathBuf {
-    let key = dir.join(name.to_lowercase());
-    keygen(&key);
-    let o = draughts(&["club", "--db", db, "member", "add", name]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let public = key.with_extension("pub").display().to_string();
-    let o = draughts(&["club", "--db", db, "member", "add-key", name, &public]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    key
-}
-
 fn online_games(db: &Path) -> Vec<draughts::club::online::OnlineGame> {
     let store = draughts::club::Store::open(db).expect("the club database");
     draughts::club::online::list(&store, false).expect("online games")
@@ -396,25 +311,6 @@ fn two_members_play_a_rated_game_over_ssh_through_a_dropped_connection() {
         log.contains("Ton – Anna: White wins (resignation)"),
         "{log}"
     );
-}
-
-/// Stops the server with SIGTERM and waits for it to exit cleanly.
-fn terminate(server: &mut Server) {
-    let pid = server.0.id().to_string();
-    let sent = Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill");
-    assert!(sent.success());
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        if let Some(status) = server.0.try_wait().expect("wait") {
-            assert!(status.success(), "{status}");
-            return;
-        }
-        assert!(std::time::Instant::now() < until, "the server did not stop");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
 }
 
 #[test]

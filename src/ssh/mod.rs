@@ -226,7 +226,7 @@ impl Connection {
         if gate.failed(ip, std::time::Instant::now()) == gate::Failed::Blocked {
             let limits = gate.limits();
             tracing::warn!(
-                "{ip}: blocked for {} minutes after {} failed sign-ins in a minute",
+                "{ip}: blocked for {} min after {} failed sign-ins in a minute",
                 limits.block.as_secs().div_ceil(60),
                 limits.failures
             );

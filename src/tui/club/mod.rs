@@ -1,26 +1,37 @@
-//! The club screens: members (with a rating chart), tournaments, a tournament's rounds with
-//! result entry and pairing, standings and crosstable, "play this pairing", and the review of a
+//! The club screens: the lists (members, tournaments, recorded games, the club's settings and,
+//! for organisers, the audit), a member's profile (`members`), a tournament's rounds with result
+//! entry, reports and pairing, its standings and crosstable (`tournament`), the settings and the
+//! audit (`admin`), the line and the form the pages ask with (`prompt`), and the review of a
 //! whole round (`round_review`).
+//!
+//! What a page offers follows the acting member's role: the keys a member may not use are not
+//! shown, and a key pressed anyway gets the library's refusal, which says who may. The pages
+//! only decide what to offer; the library decides what is allowed.
 
+mod admin;
+mod members;
+mod prompt;
 mod round_review;
+#[cfg(test)]
+mod tests;
+mod tournament;
 
+pub use prompt::{Prompt, Purpose, TournamentForm, Typed};
 pub use round_review::RoundReview;
 
-use crate::club::access::Actor;
+use crate::club::access::{self, Actor, Op, Operation, Role};
 use crate::club::games::{self, Archived};
-use crate::club::members::{self, Member};
-use crate::club::ratings;
-use crate::club::tournament::{self, Outcome, Pairing, Tournament};
+use crate::club::members::Member;
+use crate::club::tournament::{Outcome, Pairing, Tournament};
 use crate::club::{ClubError, Store};
 use ratatui::Frame;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::symbols::Marker;
 use ratatui::text::Line;
-use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph};
+use ratatui::widgets::{Block, Paragraph};
 
-/// The two lists.
+/// The lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tab {
     /// Members.
@@ -29,6 +40,22 @@ pub enum Tab {
     Tournaments,
     /// Recorded games.
     Games,
+    /// The club's rating settings.
+    Settings,
+    /// Every change to the records (organisers and owners).
+    Audit,
+}
+
+impl Tab {
+    fn title(self) -> &'static str {
+        match self {
+            Tab::Members => "Members",
+            Tab::Tournaments => "Tournaments",
+            Tab::Games => "Games",
+            Tab::Settings => "Settings",
+            Tab::Audit => "Audit",
+        }
+    }
 }
 
 /// What the club screen shows.
@@ -36,8 +63,8 @@ pub enum Tab {
 pub enum Page {
     /// The list of the current tab.
     List,
-    /// A member's profile.
-    Member(i64),
+    /// A member's profile, with the selected SSH key.
+    Member(i64, usize),
     /// A tournament's round, with the selected board.
     Tournament {
         /// Tournament id.
@@ -110,8 +137,10 @@ pub struct ClubScreen {
     pub page: Page,
     /// The last message.
     pub message: String,
-    /// The name being typed for a new member, while adding one.
-    pub new_member: Option<String>,
+    /// A line of text being typed, when one is asked for.
+    pub prompt: Option<Prompt>,
+    /// The new-tournament form, while it is open.
+    pub form: Option<TournamentForm>,
     /// The review of a round, running or done.
     pub round_review: Option<RoundReview>,
 }
@@ -119,18 +148,19 @@ pub struct ClubScreen {
 impl ClubScreen {
     /// A club screen on a database, used by `actor`.
     pub fn new(store: Store, actor: Actor) -> ClubScreen {
-        ClubScreen {
+        let mut screen = ClubScreen {
             store,
             actor,
             tab: Tab::Members,
             selected: 0,
             page: Page::List,
-            message:
-                "Tab switches lists · Enter opens · a adds a member · d (de)activates · Esc back"
-                    .into(),
-            new_member: None,
+            message: String::new(),
+            prompt: None,
+            form: None,
             round_review: None,
-        }
+        };
+        screen.message = screen.list_hint();
+        screen
     }
 
     /// Starts reviewing the recorded games of a tournament round in the background (replacing
@@ -190,29 +220,43 @@ impl ClubScreen {
             .filter(|r| r.tournament == id && r.round == round)
     }
 
+    /// Whether the actor may perform an operation now: the library's answer, with its reason.
+    fn may(&self, op: Op) -> Result<(), ClubError> {
+        access::check(self.store.conn(), &self.actor, &op)
+    }
+
+    /// Whether the actor may perform an operation now (what the pages offer).
+    fn can(&self, op: Op) -> bool {
+        self.may(op).is_ok()
+    }
+
+    /// Whether the actor runs the club (an organiser or an owner): the audit is theirs to read.
+    fn organises(&self) -> bool {
+        access::acting_role(self.store.conn(), &self.actor)
+            .ok()
+            .flatten()
+            .is_some_and(|r| r >= Role::Organiser)
+    }
+
+    /// The tabs this actor sees, in order.
+    fn tabs(&self) -> Vec<Tab> {
+        let mut tabs = vec![Tab::Members, Tab::Tournaments, Tab::Games, Tab::Settings];
+        if self.organises() {
+            tabs.push(Tab::Audit);
+        }
+        tabs
+    }
+
     fn members(&self) -> Vec<Member> {
-        members::list(&self.store, true, None).unwrap_or_default()
+        crate::club::members::list(&self.store, true, None).unwrap_or_default()
     }
 
     fn tournaments(&self) -> Vec<Tournament> {
-        tournament::list(&self.store).unwrap_or_default()
+        crate::club::tournament::list(&self.store).unwrap_or_default()
     }
 
     fn archive(&self) -> Vec<Archived> {
         games::archive(&self.store).unwrap_or_default()
-    }
-
-    fn round_games(&self, id: i64, round: u32) -> Vec<Pairing> {
-        tournament::pairings(&self.store, &id.to_string(), Some(round)).unwrap_or_default()
-    }
-
-    fn rounds_paired(&self, id: i64) -> u32 {
-        tournament::pairings(&self.store, &id.to_string(), None)
-            .unwrap_or_default()
-            .iter()
-            .map(|p| p.round)
-            .max()
-            .unwrap_or(0)
     }
 
     fn report<T>(&mut self, r: Result<T, ClubError>, ok: impl FnOnce(T) -> String) {
@@ -222,99 +266,70 @@ impl ClubScreen {
         };
     }
 
+    /// Opens a prompt when the actor may perform `op`; otherwise says who may.
+    fn ask(&mut self, op: Op, prompt: Prompt) {
+        match self.may(op) {
+            Ok(()) => self.prompt = Some(prompt),
+            Err(e) => self.message = e.to_string(),
+        }
+    }
+
+    /// The keys of the current list, as far as the actor may use them.
+    fn list_hint(&self) -> String {
+        let mut keys = vec!["Tab switches lists", "Enter opens"];
+        match self.tab {
+            Tab::Members => {
+                if self.can(Operation::AddMember.op()) {
+                    keys.push("a adds a member");
+                }
+                if self.can(Operation::SetActive.op()) {
+                    keys.push("d (de)activates");
+                }
+                if self.can(Operation::SetRole.op()) {
+                    keys.push("o sets the role");
+                }
+            }
+            Tab::Tournaments if self.can(Operation::CreateTournament.op()) => {
+                keys.push("n new tournament");
+            }
+            Tab::Settings if self.can(Operation::Settings.op()) => keys.push("e changes"),
+            _ => {}
+        }
+        keys.push("Esc back");
+        keys.join(" · ")
+    }
+
     /// Handles a key.
     pub fn key(&mut self, key: KeyEvent) -> Action {
-        if let Some(name) = &mut self.new_member {
-            match key.code {
-                KeyCode::Esc => self.new_member = None,
-                KeyCode::Backspace => {
-                    name.pop();
+        if let Some(form) = &mut self.form {
+            match form.key(key) {
+                Typed::Editing => {}
+                Typed::Cancelled => self.form = None,
+                Typed::Done => self.create_tournament(),
+            }
+            return Action::None;
+        }
+        if let Some(p) = &mut self.prompt {
+            match p.key(key) {
+                Typed::Editing => {}
+                Typed::Cancelled => {
+                    self.prompt = None;
+                    self.message = "Cancelled".into();
                 }
-                KeyCode::Char(c) => name.push(c),
-                KeyCode::Enter => {
-                    let name = self.new_member.take().unwrap_or_default();
-                    let r = members::add(&mut self.store, &self.actor, &name, &Default::default());
-                    self.report(r, |id| format!("Added #{id} {}", name.trim()));
+                Typed::Done => {
+                    if let Some(p) = self.prompt.take() {
+                        self.answer(p);
+                    }
                 }
-                _ => {}
             }
             return Action::None;
         }
         match self.page.clone() {
-            Page::List => {
-                let len = match self.tab {
-                    Tab::Members => self.members().len(),
-                    Tab::Tournaments => self.tournaments().len(),
-                    Tab::Games => self.archive().len(),
-                };
-                match key.code {
-                    KeyCode::Esc | KeyCode::Char('q') => return Action::Home,
-                    KeyCode::Tab | KeyCode::Left | KeyCode::Right => {
-                        let forward = key.code != KeyCode::Left;
-                        self.tab = match (self.tab, forward) {
-                            (Tab::Members, true) | (Tab::Games, false) => Tab::Tournaments,
-                            (Tab::Tournaments, true) | (Tab::Members, false) => Tab::Games,
-                            (Tab::Games, true) | (Tab::Tournaments, false) => Tab::Members,
-                        };
-                        self.selected = 0;
-                    }
-                    KeyCode::Up | KeyCode::Char('k') => {
-                        self.selected = self.selected.saturating_sub(1)
-                    }
-                    KeyCode::Down | KeyCode::Char('j') => {
-                        self.selected = (self.selected + 1).min(len.saturating_sub(1))
-                    }
-                    KeyCode::Char('a') if self.tab == Tab::Members => {
-                        self.new_member = Some(String::new());
-                    }
-                    KeyCode::Char('d') if self.tab == Tab::Members && len > 0 => {
-                        let m = self.members()[self.selected].clone();
-                        let r = members::set_active(
-                            &mut self.store,
-                            &self.actor,
-                            &m.id.to_string(),
-                            !m.active,
-                        );
-                        self.report(r, |m| {
-                            format!(
-                                "{} is {}",
-                                m.name,
-                                if m.active { "active" } else { "inactive" }
-                            )
-                        });
-                    }
-                    KeyCode::Enter if len > 0 && self.tab == Tab::Games => {
-                        return Action::Replay(self.archive()[self.selected].pdn.clone());
-                    }
-                    KeyCode::Enter if len > 0 => {
-                        self.page = match self.tab {
-                            Tab::Members => Page::Member(self.members()[self.selected].id),
-                            Tab::Tournaments => {
-                                let id = self.tournaments()[self.selected].id;
-                                Page::Tournament {
-                                    id,
-                                    round: self.rounds_paired(id).max(1),
-                                    board: 0,
-                                }
-                            }
-                            Tab::Games => Page::List,
-                        };
-                    }
-                    _ => {}
-                }
-            }
-            Page::Member(_) => {
-                if matches!(key.code, KeyCode::Esc | KeyCode::Char('q')) {
-                    self.page = Page::List;
-                }
-            }
+            Page::List => return self.list_key(key),
+            Page::Member(id, k) => self.member_key(key, id, k),
             Page::Standings(id) | Page::Crosstable(id) => {
                 if matches!(key.code, KeyCode::Esc | KeyCode::Char('q')) {
-                    self.page = Page::Tournament {
-                        id,
-                        round: self.rounds_paired(id).max(1),
-                        board: 0,
-                    };
+                    self.open_tournament(id);
                 }
             }
             Page::Tournament { id, round, board } => {
@@ -324,126 +339,98 @@ impl ClubScreen {
         Action::None
     }
 
-    fn tournament_key(&mut self, key: KeyEvent, id: i64, round: u32, board: usize) -> Action {
-        let which = id.to_string();
-        let games = self.round_games(id, round);
-        let last = self.rounds_paired(id);
+    /// Does what a prompt was for, with its text.
+    fn answer(&mut self, p: Prompt) {
+        let actor = self.actor.clone();
+        let text = p.text;
+        match p.purpose {
+            Purpose::NewMember => {
+                let r =
+                    crate::club::members::add(&mut self.store, &actor, &text, &Default::default());
+                self.report(r, |id| format!("Added #{id} {}", text.trim()));
+            }
+            Purpose::Setting(key) => {
+                let r = crate::club::ratings::change_setting(&mut self.store, &actor, &key, &text);
+                self.report(r, |()| {
+                    format!("{key} = {}; ratings recomputed", text.trim())
+                });
+            }
+            Purpose::Contact(id) | Purpose::Key(id) | Purpose::Role(id) => {
+                self.answer_member(id, p.purpose, &text)
+            }
+            Purpose::Arbiter(t) => self.answer_arbiter(t, &text),
+        }
+    }
+
+    fn create_tournament(&mut self) {
+        let Some(form) = self.form.take() else {
+            return;
+        };
+        let actor = self.actor.clone();
+        let r = form
+            .tournament()
+            .and_then(|new| crate::club::tournament::create(&mut self.store, &actor, &new));
+        match r {
+            Ok(id) => self.message = format!("Created #{id} {}", form.values[0].trim()),
+            Err(e) => {
+                // The form stays open with what was typed, so the mistake can be put right.
+                self.message = e.to_string();
+                self.form = Some(form);
+            }
+        }
+    }
+
+    fn list_key(&mut self, key: KeyEvent) -> Action {
+        let len = match self.tab {
+            Tab::Members => self.members().len(),
+            Tab::Tournaments => self.tournaments().len(),
+            Tab::Games => self.archive().len(),
+            Tab::Settings => admin::settings_len(),
+            Tab::Audit => self.audit_len(),
+        };
         match key.code {
-            KeyCode::Esc if self.review_of(id, round).is_some_and(RoundReview::running) => {
-                self.round_review = None;
-                self.message =
-                    "Review stopped; the boards already reviewed keep their reviews".into();
-            }
-            KeyCode::Esc | KeyCode::Char('q') => {
-                self.page = Page::List;
-            }
-            KeyCode::Char('r') => {
-                return Action::ReviewRound {
-                    tournament: id,
-                    round,
+            KeyCode::Esc | KeyCode::Char('q') => return Action::Home,
+            KeyCode::Tab | KeyCode::Left | KeyCode::Right | KeyCode::BackTab => {
+                let tabs = self.tabs();
+                let at = tabs.iter().position(|t| *t == self.tab).unwrap_or(0);
+                let back = matches!(key.code, KeyCode::Left | KeyCode::BackTab);
+                let next = if back {
+                    (at + tabs.len() - 1) % tabs.len()
+                } else {
+                    (at + 1) % tabs.len()
                 };
+                self.tab = tabs[next];
+                self.selected = 0;
+                self.message = self.list_hint();
             }
-            KeyCode::Enter => {
-                let Some(g) = games.get(board) else {
-                    return Action::None;
-                };
-                if let Some(r) = self.review_of(id, round)
-                    && let Some((record, review)) = r.of_game(g.id)
-                {
-                    return Action::ReplayReviewed {
-                        record: Box::new(record.clone()),
-                        review: Box::new(review.clone()),
-                        time: r.time(),
-                    };
-                }
-                match tournament::game_pdn(&self.store, g.id) {
-                    Ok(Some(text)) => return Action::Replay(text),
-                    Ok(None) => self.message = "This board has no recorded game".into(),
-                    Err(e) => self.message = e.to_string(),
-                }
-            }
-            KeyCode::Left | KeyCode::Char('h') => {
-                self.page = Page::Tournament {
-                    id,
-                    round: round.saturating_sub(1).max(1),
-                    board: 0,
-                };
-            }
-            KeyCode::Right | KeyCode::Char('l') => {
-                self.page = Page::Tournament {
-                    id,
-                    round: (round + 1).min(last.max(1)),
-                    board: 0,
-                };
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                self.page = Page::Tournament {
-                    id,
-                    round,
-                    board: board.saturating_sub(1),
-                };
-            }
+            KeyCode::Up | KeyCode::Char('k') => self.selected = self.selected.saturating_sub(1),
             KeyCode::Down | KeyCode::Char('j') => {
-                self.page = Page::Tournament {
-                    id,
-                    round,
-                    board: (board + 1).min(games.len().saturating_sub(1)),
-                };
+                self.selected = (self.selected + 1).min(len.saturating_sub(1))
             }
-            KeyCode::Char('s') => {
-                self.page = Page::Standings(id);
-            }
-            KeyCode::Char('x') => {
-                self.page = Page::Crosstable(id);
-            }
-            KeyCode::Char('p') => {
-                let r = tournament::pair_next(&mut self.store, &self.actor, &which);
-                if let Ok(n) = r {
-                    self.page = Page::Tournament {
-                        id,
-                        round: n,
-                        board: 0,
-                    };
+            _ => match self.tab {
+                Tab::Members => self.members_key(key, len),
+                Tab::Tournaments => match key.code {
+                    KeyCode::Char('n') => match self.may(Operation::CreateTournament.op()) {
+                        Ok(()) => {
+                            self.form = Some(TournamentForm::default());
+                            self.message = "A new tournament: fill in the form".into();
+                        }
+                        Err(e) => self.message = e.to_string(),
+                    },
+                    KeyCode::Enter if len > 0 => {
+                        let id = self.tournaments()[self.selected].id;
+                        self.open_tournament(id);
+                    }
+                    _ => {}
+                },
+                Tab::Games => {
+                    if key.code == KeyCode::Enter && len > 0 {
+                        return Action::Replay(self.archive()[self.selected].pdn.clone());
+                    }
                 }
-                self.report(r, |n| format!("Round {n} paired"));
-            }
-            KeyCode::Char(c @ ('1' | '=' | '0')) => {
-                let Some(g) = games.get(board) else {
-                    return Action::None;
-                };
-                let Some(black) = g.black.clone() else {
-                    self.message = "A bye has no result to enter".into();
-                    return Action::None;
-                };
-                let outcome = match c {
-                    '1' => Outcome::WhiteWins,
-                    '=' => Outcome::Draw,
-                    _ => Outcome::BlackWins,
-                };
-                let r = tournament::record_result(
-                    &mut self.store,
-                    &self.actor,
-                    &which,
-                    round,
-                    &g.white,
-                    &black,
-                    outcome,
-                );
-                self.report(r, |p| format!("Recorded {} – {}", p.white, black_name(&p)));
-            }
-            KeyCode::Char('g') => {
-                if let Some(g) = games.get(board)
-                    && let Some(black) = &g.black
-                {
-                    return Action::Play(PairingToPlay {
-                        tournament: id,
-                        round,
-                        white: g.white.clone(),
-                        black: black.clone(),
-                    });
-                }
-            }
-            _ => {}
+                Tab::Settings => self.settings_key(key),
+                Tab::Audit => {}
+            },
         }
         Action::None
     }
@@ -455,295 +442,73 @@ impl ClubScreen {
             Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
         match &self.page {
             Page::List => self.draw_list(frame, body),
-            Page::Member(id) => self.draw_member(frame, body, *id),
+            Page::Member(id, key) => self.draw_member(frame, body, *id, *key),
             Page::Tournament { id, round, board } => {
                 self.draw_tournament(frame, body, *id, *round, *board, ascii)
             }
             Page::Standings(id) => self.draw_standings(frame, body, *id),
             Page::Crosstable(id) => self.draw_crosstable(frame, body, *id),
         }
+        if let Some(form) = &self.form {
+            form.draw(frame, body);
+        }
+        let line = match &self.prompt {
+            Some(p) => p.line(usize::from(message.width)),
+            None => self.message.clone(),
+        };
         frame.render_widget(
-            Paragraph::new(self.message.clone())
-                .style(Style::default().add_modifier(Modifier::BOLD)),
+            Paragraph::new(line).style(Style::default().add_modifier(Modifier::BOLD)),
             message,
         );
     }
 
     fn draw_list(&self, frame: &mut Frame, area: Rect) {
+        let tabs: Vec<&str> = self.tabs().iter().map(|t| t.title()).collect();
+        let title = format!(" Club: {}  (Tab: {}) ", self.tab.title(), tabs.join(", "));
         let mut lines = Vec::new();
-        let (title, rows): (&str, Vec<String>) = match self.tab {
-            Tab::Members => (
-                " Club: Members  (Tab: Tournaments, Games) ",
-                self.members()
-                    .iter()
-                    .map(|m| {
-                        let r = |v: &str| {
-                            m.ratings
-                                .get(v)
-                                .map_or("    ".to_string(), |r| format!("{r:>4.0}"))
-                        };
-                        format!(
-                            "{:<28} {}  {}  {}  {}",
-                            m.name,
-                            r("international"),
-                            r("frisian"),
-                            r("english"),
-                            if m.active { "" } else { "inactive" }
-                        )
-                    })
-                    .collect(),
-            ),
-            Tab::Tournaments => (
-                " Club: Tournaments  (Tab: Games, Members) ",
-                self.tournaments()
-                    .iter()
-                    .map(|t| {
-                        format!(
-                            "{:<28} {} · {}",
-                            t.name,
-                            t.variant.name(),
-                            t.time_control.as_deref().unwrap_or("no clock")
-                        )
-                    })
-                    .collect(),
-            ),
-            Tab::Games => (
-                " Club: Games  (Tab: Members, Tournaments; Enter replays) ",
-                self.archive()
-                    .iter()
-                    .map(|g| {
-                        format!(
-                            "{:<20} round {:>2}: {} – {}",
-                            g.tournament, g.round, g.white, g.black
-                        )
-                    })
-                    .collect(),
-            ),
+        let rows: Vec<String> = match self.tab {
+            Tab::Members => {
+                lines.push(Line::from(format!("{:<28} intl  fris  engl", "name")));
+                self.members().iter().map(members::row).collect()
+            }
+            Tab::Tournaments => self
+                .tournaments()
+                .iter()
+                .map(|t| {
+                    format!(
+                        "{:<28} {} · {}",
+                        t.name,
+                        t.variant.name(),
+                        t.time_control.as_deref().unwrap_or("no clock")
+                    )
+                })
+                .collect(),
+            Tab::Games => self
+                .archive()
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{:<20} round {:>2}: {} – {}",
+                        g.tournament, g.round, g.white, g.black
+                    )
+                })
+                .collect(),
+            Tab::Settings => self.settings_rows(),
+            Tab::Audit => self.audit_rows(),
         };
-        if self.tab == Tab::Members {
-            lines.push(Line::from(format!("{:<28} intl  fris  engl", "name")));
-        }
         if rows.is_empty() {
-            lines.push(Line::from(
-                "(none yet — `a` adds a member here; `draughts club member import` adds many)",
-            ));
+            lines.push(Line::from(match self.tab {
+                Tab::Members => {
+                    "(none yet — `a` adds a member here; `draughts club member import` adds many)"
+                }
+                _ => "(none yet)",
+            }));
         }
         for (i, row) in rows.into_iter().enumerate() {
             lines.push(selectable(row, i == self.selected));
         }
         frame.render_widget(
             Paragraph::new(lines).block(Block::bordered().title(title)),
-            area,
-        );
-    }
-
-    fn draw_member(&self, frame: &mut Frame, area: Rect, id: i64) {
-        let Ok(m) = members::find(&self.store, &id.to_string()) else {
-            return;
-        };
-        let [info, chart_rect] =
-            Layout::vertical([Constraint::Length(6), Constraint::Min(3)]).areas(area);
-        let ratings: Vec<String> = m
-            .ratings
-            .iter()
-            .map(|(v, r)| format!("{v} {r:.0}"))
-            .collect();
-        let lines = vec![
-            Line::from(m.name.clone()),
-            Line::from(format!(
-                "federation id: {}",
-                m.federation_id.as_deref().unwrap_or("-")
-            )),
-            Line::from(format!("contact: {}", m.contact.as_deref().unwrap_or("-"))),
-            Line::from(format!("ratings: {}", ratings.join(", "))),
-        ];
-        frame.render_widget(
-            Paragraph::new(lines).block(Block::bordered().title(" Member ")),
-            info,
-        );
-        let variant = m
-            .ratings
-            .keys()
-            .next()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or_default();
-        let history = ratings::history(&self.store, id, variant).unwrap_or_default();
-        let mut points: Vec<(f64, f64)> = Vec::new();
-        if let Some(first) = history.first() {
-            points.push((0.0, first.before));
-        }
-        points.extend(
-            history
-                .iter()
-                .enumerate()
-                .map(|(i, h)| ((i + 1) as f64, h.after)),
-        );
-        let (lo, hi) = points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
-            (lo.min(p.1), hi.max(p.1))
-        });
-        let (lo, hi) = if points.is_empty() {
-            (1000.0, 1400.0)
-        } else {
-            (lo - 20.0, hi + 20.0)
-        };
-        let data = [Dataset::default()
-            .name(variant.name())
-            .marker(Marker::Braille)
-            .graph_type(GraphType::Line)
-            .data(&points)];
-        let chart = Chart::new(data.to_vec())
-            .block(Block::bordered().title(format!(
-                " Rating history ({}, {} games) ",
-                variant.name(),
-                history.len()
-            )))
-            .x_axis(
-                Axis::default()
-                    .title("games")
-                    .bounds([0.0, (points.len().max(2) - 1) as f64]),
-            )
-            .y_axis(
-                Axis::default()
-                    .bounds([lo, hi])
-                    .labels([format!("{lo:.0}"), format!("{hi:.0}")]),
-            );
-        frame.render_widget(chart, chart_rect);
-    }
-
-    fn draw_tournament(
-        &self,
-        frame: &mut Frame,
-        area: Rect,
-        id: i64,
-        round: u32,
-        board: usize,
-        ascii: bool,
-    ) {
-        let Ok(t) = tournament::find(&self.store, &id.to_string()) else {
-            return;
-        };
-        let games = self.round_games(id, round);
-        let paired = self.rounds_paired(id);
-        let mut lines = vec![
-            Line::from(format!(
-                "{} · {} · {} · round {round} of {paired} paired",
-                t.variant.name(),
-                t.time_control.as_deref().unwrap_or("no clock"),
-                if t.rated { "rated" } else { "unrated" }
-            )),
-            Line::from(""),
-        ];
-        if games.is_empty() {
-            lines.push(Line::from("No round paired yet: press p to pair round 1."));
-        }
-        for (i, g) in games.iter().enumerate() {
-            let row = format!(
-                "{:>2}. {:<24} – {:<24} {}",
-                g.board,
-                g.white,
-                g.black.as_deref().unwrap_or("(bye)"),
-                result_text(g)
-            );
-            lines.push(selectable(row, i == board));
-        }
-        lines.push(Line::from(""));
-        lines.push(Line::from(
-            "←→ round · ↑↓ board · 1 = 0 result · p pair next · g play · Enter open · r review the round · s standings · x crosstable · Esc",
-        ));
-        let list = Paragraph::new(lines)
-            .wrap(ratatui::widgets::Wrap { trim: false })
-            .block(Block::bordered().title(format!(" {} ", t.name)));
-        match self.review_of(id, round) {
-            Some(review) => {
-                // The round's list as tall as it needs (its rows, the heading and the keys), the
-                // review below it with the rest.
-                let rows = u16::try_from(games.len()).unwrap_or(u16::MAX);
-                let [top, bottom] = Layout::vertical([
-                    Constraint::Length(rows.saturating_add(7).min(area.height / 2)),
-                    Constraint::Min(5),
-                ])
-                .areas(area);
-                frame.render_widget(list, top);
-                review.draw(frame, bottom, ascii);
-            }
-            None => frame.render_widget(list, area),
-        }
-    }
-
-    fn draw_standings(&self, frame: &mut Frame, area: Rect, id: i64) {
-        let which = id.to_string();
-        let (Ok(t), Ok(table)) = (
-            tournament::find(&self.store, &which),
-            tournament::standings(&self.store, &which),
-        ) else {
-            return;
-        };
-        let names: String = t
-            .tiebreaks
-            .iter()
-            .map(|b| format!(" {:>8}", b.name()))
-            .collect();
-        let mut lines = vec![Line::from(format!(
-            "{:>3}  {:<24} {:>6} {:>5}{names}",
-            "#", "name", "points", "games"
-        ))];
-        for r in table {
-            let tb: String = r.tiebreaks.iter().map(|v| format!(" {v:>8}")).collect();
-            lines.push(Line::from(format!(
-                "{:>3}  {:<24} {:>6} {:>5}{tb}",
-                r.place, r.name, r.points, r.played
-            )));
-        }
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(Block::bordered().title(format!(" {} — standings ", t.name))),
-            area,
-        );
-    }
-
-    fn draw_crosstable(&self, frame: &mut Frame, area: Rect, id: i64) {
-        let which = id.to_string();
-        let (Ok(t), Ok(x)) = (
-            tournament::find(&self.store, &which),
-            tournament::crosstable(&self.store, &which),
-        ) else {
-            return;
-        };
-        let heads: String = (1..=x.standings.len())
-            .map(|i| format!(" {i:>3}"))
-            .collect();
-        let mut lines = vec![Line::from(format!("{:>3}  {:<20}{heads}  points", "", ""))];
-        for (i, r) in x.standings.iter().enumerate() {
-            let cells: String = x.cells[i]
-                .iter()
-                .enumerate()
-                .map(|(j, v)| {
-                    let c = if i == j {
-                        "×".to_string()
-                    } else {
-                        v.iter()
-                            .map(|p| {
-                                if *p == 0.5 {
-                                    "½".into()
-                                } else {
-                                    p.to_string()
-                                }
-                            })
-                            .collect::<String>()
-                    };
-                    format!(" {c:>3}")
-                })
-                .collect();
-            lines.push(Line::from(format!(
-                "{:>3}  {:<20}{cells}  {:>6}",
-                i + 1,
-                r.name,
-                r.points
-            )));
-        }
-        frame.render_widget(
-            Paragraph::new(lines)
-                .block(Block::bordered().title(format!(" {} — crosstable ", t.name))),
             area,
         );
     }
