@@ -715,3 +715,111 @@ fn check_finds_a_hand_made_rematch() {
         "{text}"
     );
 }
+
+#[test]
+fn roles_arbiters_reports_and_the_audit_on_the_command_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let ok = |args: &[&str]| {
+        let o = club(&db, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    for n in ["Ann", "Bob", "Cor", "Dirk", "Eva"] {
+        ok(&["member", "add", n]);
+    }
+    // The first member owns the club; roles are given and shown.
+    assert_eq!(
+        ok(&["member", "role", "Bob", "organiser"]).trim(),
+        "#2 Bob is organiser"
+    );
+    let list = ok(&["member", "list"]);
+    assert!(
+        list.lines()
+            .any(|l| l.contains("Ann") && l.ends_with("owner")),
+        "{list}"
+    );
+    assert!(
+        list.lines()
+            .any(|l| l.contains("Bob") && l.ends_with("organiser")),
+        "{list}"
+    );
+    let o = club(&db, &["member", "role", "Ann", "member"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("last owner"), "{}", stderr(&o));
+    let o = club(&db, &["member", "deactivate", "Ann"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = club(&db, &["member", "role", "Cor", "captain"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    // A tournament whose reports the opponent confirms, with an arbiter.
+    ok(&["tournament", "create", "Cup", "--reports", "opponent"]);
+    ok(&["tournament", "enter", "Cup", "Bob", "Cor", "Dirk", "Eva"]);
+    ok(&["tournament", "pair", "Cup"]);
+    assert_eq!(
+        ok(&["tournament", "arbiter", "Cup", "Ann"]).trim(),
+        "Ann is an arbiter of Cup"
+    );
+    assert_eq!(ok(&["tournament", "arbiters", "Cup"]).trim(), "Ann");
+    ok(&["tournament", "arbiter", "Cup", "Ann", "--remove"]);
+    assert_eq!(ok(&["tournament", "arbiters", "Cup"]).trim(), "");
+    ok(&["tournament", "reports", "Cup", "arbiter"]);
+    // Nothing reported: nothing to confirm.
+    let o = club(
+        &db,
+        &["tournament", "confirm", "Cup", "--round", "1", "Bob", "Eva"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no reported result"), "{}", stderr(&o));
+    // The local user is no player: a report is not theirs to make.
+
+    // The audit: every change, by the local user, filtered by member, tournament and date.
+    let all: serde_json::Value = serde_json::from_str(&ok(&["audit", "--json"])).expect("JSON");
+    let all = all.as_array().expect("an array");
+    assert_eq!(all.len(), 12, "{all:#?}");
+    assert!(
+        all.iter()
+            .all(|e| e["actor_kind"] == "local" && e["actor_id"].is_null())
+    );
+    let role = &all[5];
+    assert_eq!(
+        (
+            role["action"].as_str(),
+            role["old"].as_str(),
+            role["new"].as_str()
+        ),
+        (Some("member role"), Some("member"), Some("organiser"))
+    );
+    let bob: serde_json::Value =
+        serde_json::from_str(&ok(&["audit", "--member", "Bob", "--json"])).expect("JSON");
+    assert_eq!(bob.as_array().map(Vec::len), Some(2), "{bob:#?}");
+    let cup: serde_json::Value =
+        serde_json::from_str(&ok(&["audit", "--tournament", "Cup", "--json"])).expect("JSON");
+    let actions: Vec<&str> = cup
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|e| e["action"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "tournament create",
+            "tournament enter",
+            "tournament pair",
+            "tournament arbiter",
+            "tournament arbiter",
+            "tournament reports"
+        ]
+    );
+    let text = ok(&["audit", "--since", "2000-01-01"]);
+    assert_eq!(text.lines().count(), 12, "{text}");
+    assert!(
+        text.contains("tournament reports") && text.contains("[opponent → arbiter]"),
+        "{text}"
+    );
+    assert_eq!(ok(&["audit", "--since", "2999-01-01"]), "");
+    let o = club(&db, &["audit", "--since", "yesterday"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is not a date"), "{}", stderr(&o));
+}

@@ -193,6 +193,10 @@ pub struct Change {
     pub old: Option<String>,
     /// The value after (none for something removed).
     pub new: Option<String>,
+    /// The member it concerns, when only the change knows it (a member just added).
+    pub member: Option<i64>,
+    /// The tournament it concerns, when only the change knows it (a tournament just created).
+    pub tournament: Option<i64>,
 }
 
 impl Change {
@@ -200,14 +204,29 @@ impl Change {
     pub fn new(detail: impl Into<String>) -> Change {
         Change {
             detail: detail.into(),
-            old: None,
-            new: None,
+            ..Change::default()
         }
     }
 
     /// The same change with the value before and after.
     pub fn values(self, old: Option<String>, new: Option<String>) -> Change {
         Change { old, new, ..self }
+    }
+
+    /// The same change, concerning a member the operation did not name before it ran.
+    pub fn about_member(self, id: i64) -> Change {
+        Change {
+            member: Some(id),
+            ..self
+        }
+    }
+
+    /// The same change, concerning a tournament the operation did not name before it ran.
+    pub fn about_tournament(self, id: i64) -> Change {
+        Change {
+            tournament: Some(id),
+            ..self
+        }
     }
 }
 
@@ -337,8 +356,8 @@ impl Store {
                     actor.member_id(),
                     actor.name(),
                     op.operation.name(),
-                    op.tournament,
-                    op.member,
+                    op.tournament.or(change.tournament),
+                    op.member.or(change.member),
                     change.detail,
                     change.old,
                     change.new

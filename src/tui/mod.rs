@@ -20,6 +20,19 @@ pub use view::draw;
 #[cfg(test)]
 mod tests;
 
+/// A test terminal's screen as text, a line per row (for tests of the screens).
+#[cfg(test)]
+pub(crate) fn screen_text(buf: &ratatui::buffer::Buffer) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            out.push_str(buf[(x, y)].symbol());
+        }
+        out.push('\n');
+    }
+    out
+}
+
 pub use app::App;
 pub use board::ColorDepth;
 pub use setup::{GameSetup, PlayerKind};

@@ -45,15 +45,7 @@ fn render(app: &mut App, width: u16, height: u16, now: Tick) -> String {
     terminal
         .draw(|f| view::draw(f, app, now))
         .expect("drawing on a test terminal");
-    let buf = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        for x in 0..buf.area.width {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    super::screen_text(terminal.backend().buffer())
 }
 
 fn press(app: &mut App, code: KeyCode, now: Tick) {

@@ -215,8 +215,9 @@ pub fn add(
     store.write(actor, Operation::AddMember.op(), |tx| {
         let id = insert(tx, name, fields)?;
         own_if_ownerless(tx, id)?;
-        let change =
-            Change::new(format!("#{id} {}", name.trim())).values(None, Some(summary(tx, id)?));
+        let change = Change::new(format!("#{id} {}", name.trim()))
+            .values(None, Some(summary(tx, id)?))
+            .about_member(id);
         Ok((id, change))
     })
 }

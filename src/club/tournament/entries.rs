@@ -13,22 +13,24 @@ use rusqlite::{OptionalExtension, Transaction, params};
 pub fn create(store: &mut Store, actor: &Actor, new: &NewTournament) -> Result<i64, ClubError> {
     store.write(actor, Operation::CreateTournament.op(), |tx| {
         let id = insert(tx, new)?;
-        let change = Change::new(format!("#{id} {}", new.name.trim())).values(
-            None,
-            Some(format!(
-                "{}; {}; {}; {}; {}; {}",
-                new.system.name(),
-                new.variant.name(),
-                new.time_control.unwrap_or("no clock"),
-                new.scoring.name(),
-                if new.rated { "rated" } else { "unrated" },
-                new.tiebreaks
-                    .iter()
-                    .map(|t| t.name())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            )),
-        );
+        let change = Change::new(format!("#{id} {}", new.name.trim()))
+            .about_tournament(id)
+            .values(
+                None,
+                Some(format!(
+                    "{}; {}; {}; {}; {}; {}",
+                    new.system.name(),
+                    new.variant.name(),
+                    new.time_control.unwrap_or("no clock"),
+                    new.scoring.name(),
+                    if new.rated { "rated" } else { "unrated" },
+                    new.tiebreaks
+                        .iter()
+                        .map(|t| t.name())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )),
+            );
         Ok((id, change))
     })
 }

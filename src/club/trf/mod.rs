@@ -431,10 +431,12 @@ pub fn import(
                 }
             }
         }
-        let change = super::store::Change::new(format!("#{t} {name} from TRF")).values(
-            None,
-            Some(format!("{} players, {played} rounds", players.len())),
-        );
+        let change = super::store::Change::new(format!("#{t} {name} from TRF"))
+            .about_tournament(t)
+            .values(
+                None,
+                Some(format!("{} players, {played} rounds", players.len())),
+            );
         Ok((t, change))
     })
 }

@@ -53,15 +53,7 @@ fn typed(c: &mut ClubScreen, text: &str) {
 fn render(c: &ClubScreen) -> String {
     let mut terminal = Terminal::new(TestBackend::new(140, 30)).unwrap();
     terminal.draw(|f| c.draw(f, f.area(), false)).unwrap();
-    let buf = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        for x in 0..buf.area.width {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    crate::tui::screen_text(terminal.backend().buffer())
 }
 
 /// The records as the library reads them: members and the audit's length.
