@@ -163,7 +163,7 @@ fn a_member_is_refused_an_organiser_allowed_and_an_arbiter_kept_to_their_tournam
     bob.wait_for("only an organiser can create tournaments");
     // Winter, the newest, first.
     bob.keys(&["Enter"]);
-    let page = bob.wait_for(" Winter ");
+    let page = bob.wait_for("┌ Winter ");
     assert!(!page.contains("p pair next"), "{page}");
     bob.keys(&["p"]);
     bob.wait_for("only an organiser or this tournament's arbiter can pair rounds");
@@ -172,7 +172,7 @@ fn a_member_is_refused_an_organiser_allowed_and_an_arbiter_kept_to_their_tournam
     bob.keys(&["Escape"]);
     bob.wait_for("Tab switches lists");
     bob.keys(&["Down", "Enter"]);
-    bob.wait_for(" Autumn ");
+    bob.wait_for("┌ Autumn ");
     bob.keys(&["Down", "0"]);
     bob.wait_for("only an organiser or this tournament's arbiter can record results");
     bob.keys(&["Escape"]);
@@ -217,18 +217,22 @@ fn a_member_is_refused_an_organiser_allowed_and_an_arbiter_kept_to_their_tournam
     olga.line("Spring");
     olga.wait_for("Created #3 Spring");
     olga.keys(&["Down", "Enter"]);
-    olga.wait_for(" Winter ");
+    olga.wait_for("┌ Winter ");
     olga.keys(&["1"]);
     olga.wait_for("Recorded Bob – Fay");
     olga.keys(&["Down", "="]);
     olga.wait_for("Recorded Cor – Dirk");
     olga.keys(&["p"]);
     olga.wait_for("Round 2 paired");
-    olga.keys(&["Escape", "Down", "Enter"]);
-    olga.wait_for(" Autumn ");
+    olga.keys(&["Escape"]);
+    olga.wait_for("Tab switches lists");
+    olga.keys(&["Down", "Enter"]);
+    olga.wait_for("┌ Autumn ");
     olga.keys(&["Down", "1"]);
     olga.wait_for("Recorded Cor – Dirk");
-    olga.keys(&["Escape", "Tab", "Tab"]);
+    olga.keys(&["Escape"]);
+    olga.wait_for("Tab switches lists");
+    olga.keys(&["Tab", "Tab"]);
     olga.wait_for("Club: Settings");
     olga.keys(&["Down", "e", "BSpace", "BSpace"]);
     olga.line("32");
@@ -278,7 +282,7 @@ fn a_member_is_refused_an_organiser_allowed_and_an_arbiter_kept_to_their_tournam
     eva.keys(&["Tab"]);
     eva.wait_for("Club: Tournaments");
     eva.keys(&["Down", "Down", "Enter"]);
-    let page = eva.wait_for(" Autumn ");
+    let page = eva.wait_for("┌ Autumn ");
     assert!(
         page.contains("p pair next") && page.contains("arbiter: Eva"),
         "{page}"
@@ -287,8 +291,10 @@ fn a_member_is_refused_an_organiser_allowed_and_an_arbiter_kept_to_their_tournam
     eva.wait_for("Recorded Bob – Fay");
     eva.keys(&["p"]);
     eva.wait_for("Round 2 paired");
-    eva.keys(&["Escape", "Up", "Enter"]);
-    let page = eva.wait_for(" Winter ");
+    eva.keys(&["Escape"]);
+    eva.wait_for("Tab switches lists");
+    eva.keys(&["Up", "Enter"]);
+    let page = eva.wait_for("┌ Winter ");
     assert!(!page.contains("p pair next"), "{page}");
     let winter = tables(&c.db);
     eva.keys(&["1"]);
