@@ -435,6 +435,51 @@ mod tests {
     }
 
     #[test]
+    fn a_club_from_before_roles_gets_an_owner_and_keeps_its_audit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("club.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        for (i, m) in MIGRATIONS.iter().enumerate().take(9) {
+            conn.execute_batch(m).unwrap();
+            conn.pragma_update(None, "user_version", i as u32 + 1)
+                .unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO members (name, active, created) VALUES ('Gone', 0, 'then');
+             INSERT INTO members (name, created) VALUES ('First', 'then');
+             INSERT INTO members (name, created) VALUES ('Second', 'then');
+             INSERT INTO audit (at, actor, action, detail)
+               VALUES ('then', 'ton', 'member add', '#1 Gone'),
+                      ('then', 'club server', 'online game', 'online game 1 started');",
+        )
+        .unwrap();
+        drop(conn);
+        let store = Store::open(&path).unwrap();
+        let roles: Vec<(String, String)> = store
+            .conn()
+            .prepare("SELECT name, role FROM members ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let roles: Vec<(&str, &str)> = roles
+            .iter()
+            .map(|(n, r)| (n.as_str(), r.as_str()))
+            .collect();
+        assert_eq!(
+            roles,
+            [("Gone", "member"), ("First", "owner"), ("Second", "member")]
+        );
+        let audit = crate::club::audit::all(&store).unwrap();
+        let kinds: Vec<(&str, &str)> = audit
+            .iter()
+            .map(|e| (e.actor.as_str(), e.actor_kind.as_str()))
+            .collect();
+        assert_eq!(kinds, [("ton", "local"), ("club server", "server")]);
+    }
+
+    #[test]
     fn a_newer_file_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("club.sqlite");
