@@ -4,7 +4,7 @@
 //! database has changed (SQLite's `data_version`), about once a second.
 
 use crate::club::Store;
-use crate::club::members::member_by_fingerprint;
+use crate::club::members::active_keys;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -77,22 +77,20 @@ impl SignedIn {
             .conn()
             .pragma_query_value(None, "data_version", |r| r.get(0))
             .ok();
-        {
-            let mut last = self.last_version.lock().unwrap_or_else(|e| e.into_inner());
-            if version.is_some() && *last == version {
-                return Vec::new();
-            }
-            *last = version;
+        let mut last = self.last_version.lock().unwrap_or_else(|e| e.into_inner());
+        if version.is_some() && *last == version {
+            return Vec::new();
         }
+        // A database that cannot be read says nothing about anyone's access (and is read
+        // again next time).
+        let Ok(keys) = active_keys(store) else {
+            return Vec::new();
+        };
+        *last = version;
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let mut ended = Vec::new();
         for e in entries.iter().filter(|e| !e.ended.load(Ordering::Relaxed)) {
-            let still = match member_by_fingerprint(store, &e.fingerprint) {
-                Ok(found) => found.is_some_and(|m| m.id == e.member),
-                // A database that cannot be read says nothing about anyone's access.
-                Err(_) => true,
-            };
-            if !still {
+            if keys.get(&e.fingerprint) != Some(&e.member) {
                 e.ended.store(true, Ordering::Relaxed);
                 (e.wake)();
                 ended.push(e.name.clone());

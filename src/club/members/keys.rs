@@ -142,6 +142,22 @@ pub fn member_by_fingerprint(
     id.map(|id| find(store, &id.to_string())).transpose()
 }
 
+/// Every key that lets a member in now (an active member's), with whose it is: one query for
+/// the server's periodic check of its signed-in sessions.
+pub fn active_keys(store: &Store) -> Result<std::collections::HashMap<String, i64>, ClubError> {
+    let mut stmt = store
+        .conn()
+        .prepare(
+            "SELECT k.fingerprint, k.member_id FROM member_keys k
+             JOIN members m ON m.id = k.member_id WHERE m.active = 1",
+        )
+        .map_err(db)?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(db)?;
+    rows.collect::<Result<_, _>>().map_err(db)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
