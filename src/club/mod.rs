@@ -1,5 +1,8 @@
-//! The club's memory: members (and, as they land, ratings, tournaments and games) in one SQLite
-//! database shared by the TUI, the command line and the club server.
+//! The club's memory: members and their roles, ratings, tournaments and games in one SQLite
+//! database shared by the TUI, the command line and the club server. Every change goes through
+//! `store`'s one write path, which checks who acts against `access`'s table and appends to the
+//! `audit`; the pairing systems (`pairing`, `dutch`, `keizer`, `matching`) are pure functions
+//! below it.
 
 pub mod access;
 pub mod audit;
