@@ -288,7 +288,12 @@ pub fn set_active(
         )));
     }
     store.write(actor, Operation::SetActive.op().member(m.id), |tx| {
-        if !active && m.role == Role::Owner && other_owners(tx, m.id)? == 0 {
+        let role: String = tx
+            .query_row("SELECT role FROM members WHERE id = ?1", [m.id], |r| {
+                r.get(0)
+            })
+            .map_err(db)?;
+        if !active && role == Role::Owner.name() && other_owners(tx, m.id)? == 0 {
             return Err(ClubError::Refused(format!(
                 "{} is the club's last owner: make another member owner first",
                 m.name
