@@ -11,6 +11,7 @@
 //!   ratings and tournaments; the settings file.
 //! - [`lobby`], [`dxp`], [`arena`]: the club server's shared state, DXP games, engine matches.
 //! - [`tui`] and [`ssh`]: the terminal screens, and the club server that runs them over SSH.
+//! - [`web`]: the club's results as web pages, published to a folder or served live.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -32,3 +33,4 @@ pub mod play;
 pub mod ssh;
 pub mod tablebase;
 pub mod tui;
+pub mod web;

@@ -52,6 +52,8 @@ pub(crate) enum ClubCommand {
         #[command(subcommand)]
         command: RatingCommand,
     },
+    /// Write the club's results as a static web site: tournaments, members, games.
+    Publish(super::publish::PublishArgs),
     /// Every change to the club's records: who made it (a member, or the local user), when,
     /// what, and the values before and after.
     Audit {
@@ -313,6 +315,7 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
             tournament,
             json,
         } => audit(&store, since, member, tournament, json)?,
+        ClubCommand::Publish(args) => super::publish::run(&store, args)?,
         ClubCommand::Rating { command } => rating(&store, command)?,
         ClubCommand::Online { pdn: Some(id), .. } => {
             out!("{}", club::online::get(&store, id)?.pdn);

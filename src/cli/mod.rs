@@ -23,6 +23,7 @@ pub(crate) mod output;
 pub(crate) mod pdn;
 pub(crate) mod perft;
 pub(crate) mod play;
+pub(crate) mod publish;
 pub(crate) mod review;
 pub(crate) mod serve;
 pub(crate) mod tb;

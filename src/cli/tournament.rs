@@ -549,21 +549,7 @@ pub(crate) fn run(store: &mut Store, actor: &Actor, command: TournamentCommand) 
                     .collect();
                 outln!("{}", serde_json::to_string_pretty(&rows)?);
             } else if output.csv {
-                let mut w = csv::Writer::from_writer(std::io::stdout());
-                let mut header = vec!["place", "name", "points", "games"];
-                header.extend(&names);
-                w.write_record(&header)?;
-                for r in &table {
-                    let mut row = vec![
-                        r.place.to_string(),
-                        r.name.clone(),
-                        r.points.to_string(),
-                        r.played.to_string(),
-                    ];
-                    row.extend(r.tiebreaks.iter().map(f64::to_string));
-                    w.write_record(&row)?;
-                }
-                w.flush()?;
+                out!("{}", tournament::standings_csv(store, &which)?);
             } else {
                 let width = table
                     .iter()

@@ -290,6 +290,8 @@ pub struct Archived {
     pub id: i64,
     /// Tournament name, or the archived game's Event.
     pub tournament: String,
+    /// The tournament's id (none for a game of the archive proper).
+    pub tournament_id: Option<i64>,
     /// Round.
     pub round: u32,
     /// White.
@@ -346,12 +348,12 @@ pub fn archive(store: &Store) -> Result<Vec<Archived>, ClubError> {
         .conn()
         .prepare(
             "SELECT g.id, t.name, g.round, w.name, b.name, g.pdn,
-                    0 AS source, -g.tournament_id AS major, g.board AS minor
+                    0 AS source, -g.tournament_id AS major, g.board AS minor, g.tournament_id
              FROM games g JOIN tournaments t ON t.id = g.tournament_id
              JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id
              WHERE g.pdn IS NOT NULL
              UNION ALL
-             SELECT -id, event, 0, white, black, pdn, 1, id, 0 FROM archive
+             SELECT -id, event, 0, white, black, pdn, 1, id, 0, NULL FROM archive
              ORDER BY source, major, 3, minor",
         )
         .map_err(super::store::db)?;
@@ -360,6 +362,7 @@ pub fn archive(store: &Store) -> Result<Vec<Archived>, ClubError> {
             Ok(Archived {
                 id: r.get(0)?,
                 tournament: r.get(1)?,
+                tournament_id: r.get(9)?,
                 round: r.get(2)?,
                 white: r.get(3)?,
                 black: r.get(4)?,

@@ -6,10 +6,12 @@
 //! Dutch system sees it; `systems` pairs a round by the tournament's system (round robin, Swiss,
 //! Keizer); `rounds` pairs the next round and applies the organiser's changes; `results` enters
 //! and corrects results and games, and takes the results players report; `standings` ranks the
-//! players; `check` holds a Swiss round against the Dutch system's criteria.
+//! players; `check` holds a Swiss round against the Dutch system's criteria; `field` says who
+//! plays and how far the tournament has got, for the pages that publish it.
 
 mod check;
 mod entries;
+mod field;
 mod history;
 mod record;
 mod results;
@@ -23,6 +25,7 @@ pub(crate) use entries::insert;
 pub use entries::{
     arbiters, create, enter, entrant_names, find, list, set_arbiter, set_reports, withdraw,
 };
+pub use field::{Entrant, Progress, absences, field, progress, standings_csv};
 pub use record::{
     Confirmation, NewTournament, Outcome, Pairing, Report, Scoring, Standing, System, Tournament,
     parse_tiebreaks,
