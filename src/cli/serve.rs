@@ -7,9 +7,22 @@ use std::process::ExitCode;
 /// Arguments of `draughts serve`.
 #[derive(clap::Args)]
 pub(crate) struct ServeArgs {
-    /// Address to listen on.
-    #[arg(long, default_value = "0.0.0.0:2222")]
-    listen: String,
+    /// Address to listen on for SSH [default: 0.0.0.0:2222, unless --http alone is given].
+    #[arg(long)]
+    listen: Option<String>,
+    /// Also serve the club's pages over HTTP on this address (read-only), e.g. 127.0.0.1:8080;
+    /// without --listen, the web alone.
+    #[arg(long, value_name = "ADDRESS")]
+    http: Option<String>,
+    /// The web pages' title: the club's name.
+    #[arg(long, default_value = "Club results")]
+    title: String,
+    /// Web connections served at once; more are closed at once.
+    #[arg(long, default_value_t = 512)]
+    http_connections: usize,
+    /// Seconds a web client has to send its request's head before it is closed.
+    #[arg(long, default_value_t = 10)]
+    http_header_seconds: u64,
     /// The club database [default: $DRAUGHTS_DB or ~/.local/share/draughts/club.sqlite].
     #[arg(long)]
     db: Option<PathBuf>,
@@ -62,11 +75,30 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         on_restart,
         signin_failures,
         block_minutes,
+        http,
+        title,
+        http_connections,
+        http_header_seconds,
     } = args;
+    // SSH on its usual address unless the web alone was asked for.
+    let listen = match (listen, &http) {
+        (Some(l), _) => Some(l),
+        (None, Some(_)) => None,
+        (None, None) => Some("0.0.0.0:2222".to_string()),
+    };
     let db = db.unwrap_or_else(draughts::club::store::default_path);
     let host_key = host_key.unwrap_or_else(|| db.with_file_name("ssh_host_ed25519_key"));
     let options = draughts::ssh::Options {
         listen,
+        http: http.map(|at| {
+            let web = draughts::web::http::HttpOptions {
+                title,
+                max_connections: http_connections.max(1),
+                header_timeout: std::time::Duration::from_secs(http_header_seconds.max(1)),
+                ..Default::default()
+            };
+            (at, web)
+        }),
         host_key,
         tablebases,
         idle: std::time::Duration::from_secs(idle_minutes.max(1) * 60),
@@ -81,6 +113,9 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode> {
         },
         db,
     };
-    draughts::ssh::serve(options, |address| outln!("listening on {address}"))?;
+    draughts::ssh::serve(options, |at| match at {
+        draughts::ssh::Listening::Ssh(address) => outln!("listening on {address}"),
+        draughts::ssh::Listening::Web(address) => outln!("web pages on http://{address}"),
+    })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -47,8 +47,10 @@ pub enum ServeError {
 /// How the server runs.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Address to listen on.
-    pub listen: String,
+    /// Address to listen on for SSH (none: the web alone).
+    pub listen: Option<String>,
+    /// Address to serve the club's pages on over HTTP, and how (none: no web).
+    pub http: Option<(String, crate::web::http::HttpOptions)>,
     /// The club database.
     pub db: PathBuf,
     /// The host key (generated on first start).
@@ -538,12 +540,18 @@ async fn forward(
     let _ = handle.close(channel).await;
 }
 
+/// What the server listens on, as it tells its caller.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listening {
+    /// The SSH server's address.
+    Ssh(std::net::SocketAddr),
+    /// The web server's address.
+    Web(std::net::SocketAddr),
+}
+
 /// Runs the server until the process is told to stop (SIGTERM or Ctrl-C); `listening` is told
-/// the address once the socket is bound (the caller says so where its user reads).
-pub fn serve(
-    options: Options,
-    listening: impl FnOnce(std::net::SocketAddr),
-) -> Result<(), ServeError> {
+/// each address once its socket is bound, SSH first (the caller says so where its user reads).
+pub fn serve(options: Options, mut listening: impl FnMut(Listening)) -> Result<(), ServeError> {
     Store::open(&options.db).map_err(|e| ServeError::Club(e.to_string()))?;
     start_log(options.log.as_deref())?;
     let key = host_key(&options.host_key)?;
@@ -560,10 +568,26 @@ pub fn serve(
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(&options.listen).await?;
-        let address = listener.local_addr()?;
-        listening(address);
-        tracing::info!("listening on {address}");
+        let listener = match &options.listen {
+            Some(at) => {
+                let l = tokio::net::TcpListener::bind(at).await?;
+                let address = l.local_addr()?;
+                listening(Listening::Ssh(address));
+                tracing::info!("listening on {address}");
+                Some(l)
+            }
+            None => None,
+        };
+        let web = match &options.http {
+            Some((at, web_options)) => {
+                let l = tokio::net::TcpListener::bind(at).await?;
+                let address = l.local_addr()?;
+                listening(Listening::Web(address));
+                tracing::info!("web pages on http://{address}");
+                Some((l, web_options.clone()))
+            }
+            None => None,
+        };
         let lobby = Arc::new(Lobby::new(crate::lobby::Settings {
             db: Some(options.db.clone()),
             tablebases: options.tablebases.clone(),
@@ -625,14 +649,35 @@ pub fn serve(
             lobby: Arc::clone(&lobby),
             signed_in,
         };
-        let running = russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
-        let handle = running.handle();
-        tokio::spawn(async move {
-            stop_signal().await;
-            tracing::info!("stopping");
-            handle.shutdown("the club server is stopping".into());
-        });
-        let result = running.await;
+        let (web_stop, web_stopped) = tokio::sync::watch::channel(false);
+        if let Some((l, web_options)) = web {
+            tokio::spawn(crate::web::http::serve(
+                l,
+                club.options.db.clone(),
+                Arc::clone(&lobby),
+                web_options,
+                web_stopped,
+            ));
+        }
+        let result = match listener {
+            Some(listener) => {
+                let running =
+                    russh::server::Server::run_on_socket(&mut club, Arc::new(config), &listener);
+                let handle = running.handle();
+                tokio::spawn(async move {
+                    stop_signal().await;
+                    tracing::info!("stopping");
+                    handle.shutdown("the club server is stopping".into());
+                });
+                running.await
+            }
+            None => {
+                stop_signal().await;
+                tracing::info!("stopping");
+                Ok(())
+            }
+        };
+        let _ = web_stop.send(true);
         stop.store(true, Ordering::Relaxed);
         let _ = referee.join();
         let _ = warden.join();

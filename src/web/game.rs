@@ -197,7 +197,13 @@ pub fn page(site: &Site, g: &Archived) -> Result<Markup, ClubError> {
         }
         script #game-data type="application/json" { (raw(data(&board::squares(&game.start), &plies))) }
     };
-    Ok(frame_page(&site.frame(), here, &title, body, true))
+    Ok(frame_page(
+        &site.frame(),
+        here,
+        &title,
+        body,
+        Some("assets/viewer.js"),
+    ))
 }
 
 #[cfg(test)]

@@ -143,7 +143,7 @@ pub fn page(site: &Site) -> Result<Markup, ClubError> {
             p.note { "Members without a rating in a variant start at " (DEFAULT_RATING) "." }
         }
     };
-    Ok(frame_page(&site.frame(), here, "Home", body, false))
+    Ok(frame_page(&site.frame(), here, "Home", body, None))
 }
 
 /// Every variant's rating list as CSV: variant, place, name, rating.

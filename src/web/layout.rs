@@ -30,8 +30,9 @@ pub struct Frame<'a> {
     pub live: bool,
 }
 
-/// A whole page: `title` in the head and as the first heading's context, `body` in `main`.
-pub fn page(frame: &Frame, here: Here, title: &str, body: Markup, script: bool) -> Markup {
+/// A whole page: `title` in the head, `body` in `main`, and `script` (a path from the root) run
+/// once the page is read.
+pub fn page(frame: &Frame, here: Here, title: &str, body: Markup, script: Option<&str>) -> Markup {
     let canonical = frame
         .base_url
         .map(|b| format!("{}/{}", b.trim_end_matches('/'), here.path));
@@ -47,8 +48,8 @@ pub fn page(frame: &Frame, here: Here, title: &str, body: Markup, script: bool) 
                 @if let Some(c) = canonical {
                     link rel="canonical" href=(c);
                 }
-                @if script {
-                    script src=(here.to("assets/viewer.js")) defer {}
+                @if let Some(s) = script {
+                    script src=(here.to(s)) defer {}
                 }
             }
             body {
@@ -64,9 +65,7 @@ pub fn page(frame: &Frame, here: Here, title: &str, body: Markup, script: bool) 
                 }
                 main #main { (body) }
                 footer.site {
-                    p {
-                        "Results of " (frame.title) ", written by draughts from the club's records."
-                    }
+                    p { "Published by draughts from the club's records." }
                 }
             }
         }

@@ -114,7 +114,7 @@ pub fn page(site: &Site, m: &Member) -> Result<Markup, ClubError> {
             }
         }
     };
-    Ok(frame_page(&site.frame(), here, &m.name, body, false))
+    Ok(frame_page(&site.frame(), here, &m.name, body, None))
 }
 
 /// The member's recorded games as one PDN text.

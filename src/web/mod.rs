@@ -7,6 +7,9 @@
 //! history, tournaments, games), `game` (the game viewer). Below them `layout` (the frame every
 //! page shares), `board` (the board in SVG) and `chart` (line charts in SVG).
 //!
+//! `http` serves the same pages live from the club server, with `live` (the games in progress
+//! and each one's event stream).
+//!
 //! The pages are written with maud: its templates are Rust, checked when the program is built
 //! (a misspelt field is a compile error, not a blank on a page), escape everything they are given
 //! unless told otherwise, and need no template files at run time.
@@ -15,7 +18,9 @@ mod board;
 mod chart;
 mod game;
 mod home;
+pub mod http;
 mod layout;
+mod live;
 mod member;
 pub mod publish;
 mod routes;

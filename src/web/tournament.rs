@@ -225,7 +225,7 @@ pub fn page(site: &Site, tour: &Tournament) -> Result<Markup, ClubError> {
             }
         }
     };
-    Ok(frame_page(&site.frame(), here, &tour.name, body, false))
+    Ok(frame_page(&site.frame(), here, &tour.name, body, None))
 }
 
 /// A round's page: its pairings and results alone, laid out for the notice board.
@@ -246,6 +246,6 @@ pub fn round_page(site: &Site, tour: &Tournament, round: u32) -> Result<Markup, 
         here,
         &format!("{}, round {round}", tour.name),
         body,
-        false,
+        None,
     ))
 }

@@ -181,3 +181,161 @@ pub fn points(text: &str) -> f64 {
         None => t.parse().unwrap_or_else(|_| panic!("points {t:?}")),
     }
 }
+
+/// A browser left open on a page, asked about it through the DevTools protocol (a WebSocket):
+/// for pages that change after they are loaded, as a game followed live does.
+pub struct Watch {
+    child: std::process::Child,
+    socket: tungstenite::WebSocket<std::net::TcpStream>,
+    next: u64,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A GET over HTTP/1.1 on loopback, read to its Content-Length: the status and the body
+/// (status 0 when the server closed the connection first).
+pub fn http_get(host: &str, path: &str) -> (u16, String) {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut s = std::net::TcpStream::connect(host).expect("the server takes connections");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+        .expect("a timeout");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    if s.write_all(request.as_bytes()).is_err() {
+        return (0, String::new());
+    }
+    let mut reader = BufReader::new(s);
+    let mut status = 0;
+    let mut length: Option<usize> = None;
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return (status, String::new());
+        }
+        let l = line.trim_end();
+        if l.is_empty() {
+            break;
+        }
+        if status == 0 {
+            status = l
+                .split_whitespace()
+                .nth(1)
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(0);
+        } else if let Some((k, v)) = l.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            length = v.trim().parse().ok();
+        }
+    }
+    let mut body = Vec::new();
+    match length {
+        Some(n) => {
+            body.resize(n, 0);
+            let _ = reader.read_exact(&mut body);
+        }
+        None => {
+            let _ = reader.read_to_end(&mut body);
+        }
+    }
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
+impl Watch {
+    /// Opens `url` in a headless browser and connects to the page.
+    pub fn open(url: &str) -> Watch {
+        use std::io::{BufRead, BufReader};
+        let profile = tempfile::tempdir().expect("a profile folder");
+        let mut child = Command::new(chromium())
+            .args(base(profile.path()))
+            .args(["--remote-debugging-port=0", url])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("chromium runs");
+        let stderr = child.stderr.take().expect("its standard error");
+        let mut lines = BufReader::new(stderr).lines();
+        let port = loop {
+            let line = lines
+                .next()
+                .expect("chromium says where DevTools listen")
+                .expect("a line");
+            if let Some(rest) = line.split("ws://127.0.0.1:").nth(1) {
+                break rest.split('/').next().expect("a port").to_string();
+            }
+        };
+        // Its standard error is drained, so the browser never blocks on it.
+        std::thread::spawn(move || for _ in lines {});
+        let host = format!("127.0.0.1:{port}");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let target = loop {
+            let (_, body) = http_get(&host, "/json/list");
+            let list: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+            let page = list.as_array().and_then(|l| {
+                l.iter()
+                    .find(|t| {
+                        t["type"] == "page"
+                            && t["url"].as_str().is_some_and(|u| u.starts_with("http"))
+                    })
+                    .and_then(|t| t["webSocketDebuggerUrl"].as_str().map(String::from))
+            });
+            if let Some(p) = page {
+                break p;
+            }
+            assert!(std::time::Instant::now() < deadline, "no page in {body}");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        };
+        let stream = std::net::TcpStream::connect(&host).expect("DevTools take connections");
+        let (socket, _) = tungstenite::client(target.as_str(), stream).expect("a DevTools socket");
+        Watch {
+            child,
+            socket,
+            next: 0,
+            _profile: profile,
+        }
+    }
+
+    /// Evaluates `expression` in the page; its value.
+    pub fn eval(&mut self, expression: &str) -> serde_json::Value {
+        self.next += 1;
+        let id = self.next;
+        let call = serde_json::json!({
+            "id": id,
+            "method": "Runtime.evaluate",
+            "params": { "expression": expression, "returnByValue": true },
+        });
+        self.socket
+            .send(tungstenite::Message::text(call.to_string()))
+            .expect("the call is sent");
+        loop {
+            let msg = self.socket.read().expect("an answer");
+            let Ok(text) = msg.to_text() else { continue };
+            let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
+            if v["id"] == id {
+                return v["result"]["result"]["value"].clone();
+            }
+        }
+    }
+
+    /// Waits until `expression` gives `want` (30 seconds at most); how long it took.
+    pub fn until(&mut self, expression: &str, want: &serde_json::Value) -> std::time::Duration {
+        let start = std::time::Instant::now();
+        loop {
+            let got = self.eval(expression);
+            if &got == want {
+                return start.elapsed();
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "{expression} stayed {got}, never {want}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
