@@ -407,3 +407,134 @@ fn without_script_a_game_page_still_has_its_moves_and_final_position() {
     let board = page.by_id("board").expect("the board");
     assert_eq!(attribute(&board, "data-ply"), None);
 }
+
+/// Every file of a folder, by path, with its bytes.
+fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a folder").flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else {
+                let rel = e.path().strip_prefix(root).expect("inside").to_path_buf();
+                files.push((rel, std::fs::read(e.path()).expect("a file")));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn a_publish_killed_on_the_way_leaves_the_previous_site_as_it_was() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("club.sqlite");
+    let names: Vec<String> = (1..=40).map(|i| format!("Player {i:02}")).collect();
+    for n in &names {
+        ok(&db, &["member", "add", n]);
+    }
+    ok(
+        &db,
+        &[
+            "tournament",
+            "create",
+            "Big Swiss",
+            "--system",
+            "swiss",
+            "--rounds",
+            "4",
+        ],
+    );
+    let mut enter = vec!["tournament", "enter", "Big Swiss"];
+    enter.extend(names.iter().map(String::as_str));
+    ok(&db, &enter);
+    for round in 1..=4 {
+        ok(&db, &["tournament", "pair", "Big Swiss"]);
+        let shown: serde_json::Value = serde_json::from_str(&ok(
+            &db,
+            &[
+                "tournament",
+                "show",
+                "Big Swiss",
+                "--round",
+                &round.to_string(),
+                "--json",
+            ],
+        ))
+        .expect("JSON");
+        let mut text = String::new();
+        for p in shown.as_array().expect("pairings") {
+            let (Some(w), Some(b)) = (p["white"].as_str(), p["black"].as_str()) else {
+                continue;
+            };
+            text.push_str(&format!(
+                "[Event \"Big Swiss\"]\n[Round \"{round}\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"1-1\"]\n\n1. 32-28 19-23 2. 28x19 14x23 1-1\n\n"
+            ));
+        }
+        let file = dir.path().join("round.pdn");
+        std::fs::write(&file, text).expect("the round's games");
+        ok(
+            &db,
+            &[
+                "tournament",
+                "import",
+                "Big Swiss",
+                file.to_str().expect("utf-8"),
+            ],
+        );
+    }
+    let site = dir.path().join("site");
+    let out = site.to_str().expect("utf-8");
+    ok(&db, &["publish", "--out", out]);
+    let old = snapshot(&site);
+    ok(&db, &["member", "add", "Newcomer"]);
+    // A publish stopped (SIGKILL) once it has begun writing.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args([
+            "club",
+            "--db",
+            db.to_str().expect("utf-8"),
+            "publish",
+            "--out",
+            out,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("publish starts");
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("a progress line").expect("text");
+    assert!(first.starts_with("publish: started"), "{first}");
+    child.kill().expect("killed");
+    child.wait().expect("ended");
+    let after = snapshot(&site);
+    let leftover = std::fs::read_dir(dir.path())
+        .expect("the folder")
+        .flatten()
+        .any(|e| e.file_name().to_string_lossy().starts_with(".site.new-"));
+    let new_member = after
+        .iter()
+        .any(|(p, _)| p.to_string_lossy().contains("newcomer"));
+    // The old site whole, or the new one whole: never a mixture; stopped on the way, the old.
+    if leftover || !new_member {
+        assert!(after == old, "a stopped publish changed the site");
+    }
+    eprintln!(
+        "stopped {} the swap",
+        if leftover { "before" } else { "after" }
+    );
+    // The next publish clears what the stopped one left and puts the new site in place.
+    ok(&db, &["publish", "--out", out]);
+    let done = snapshot(&site);
+    assert!(
+        done.iter()
+            .any(|(p, _)| p.to_string_lossy().contains("newcomer"))
+    );
+    assert!(
+        !std::fs::read_dir(dir.path())
+            .expect("the folder")
+            .flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with(".site.new-"))
+    );
+}

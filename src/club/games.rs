@@ -8,6 +8,7 @@ use super::store::{Change, Store};
 use super::tournament::{self, Outcome, Pairing, Tournament};
 use crate::rules::pdn::{GameResult, PdnGame, read_games, write_game};
 use crate::rules::piece::Color;
+use rusqlite::OptionalExtension;
 
 fn outcome_of(pdn: &PdnGame) -> Result<Outcome, ClubError> {
     match pdn.result {
@@ -344,18 +345,48 @@ pub fn archive_import(
 /// Every recorded game: the club's tournament games (newest tournament first, round and board
 /// order), then the archive in the order it was added. Archive games have round 0.
 pub fn archive(store: &Store) -> Result<Vec<Archived>, ClubError> {
+    archived(store, true)
+}
+
+/// Every recorded game as [`archive`] lists them, without their records (`pdn` empty): what a
+/// list of games needs, at a fraction of the reading. [`record`] gives one game's record.
+pub fn archive_index(store: &Store) -> Result<Vec<Archived>, ClubError> {
+    archived(store, false)
+}
+
+/// The record of a recorded game, by its [`Archived::id`].
+pub fn record(store: &Store, id: i64) -> Result<Option<String>, ClubError> {
+    let sql = if id < 0 {
+        "SELECT pdn FROM archive WHERE id = -?1"
+    } else {
+        "SELECT pdn FROM games WHERE id = ?1"
+    };
+    store
+        .conn()
+        .query_row(sql, [id], |r| r.get(0))
+        .optional()
+        .map_err(super::store::db)
+        .map(Option::flatten)
+}
+
+fn archived(store: &Store, records: bool) -> Result<Vec<Archived>, ClubError> {
+    let (game_pdn, archive_pdn) = if records {
+        ("g.pdn", "pdn")
+    } else {
+        ("''", "''")
+    };
     let mut stmt = store
         .conn()
-        .prepare(
-            "SELECT g.id, t.name, g.round, w.name, b.name, g.pdn,
+        .prepare(&format!(
+            "SELECT g.id, t.name, g.round, w.name, b.name, {game_pdn},
                     0 AS source, -g.tournament_id AS major, g.board AS minor, g.tournament_id
              FROM games g JOIN tournaments t ON t.id = g.tournament_id
              JOIN members w ON w.id = g.white_id JOIN members b ON b.id = g.black_id
              WHERE g.pdn IS NOT NULL
              UNION ALL
-             SELECT -id, event, 0, white, black, pdn, 1, id, 0, NULL FROM archive
-             ORDER BY source, major, 3, minor",
-        )
+             SELECT -id, event, 0, white, black, {archive_pdn}, 1, id, 0, NULL FROM archive
+             ORDER BY source, major, 3, minor"
+        ))
         .map_err(super::store::db)?;
     let rows = stmt
         .query_map([], |r| {

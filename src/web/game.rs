@@ -106,7 +106,7 @@ pub fn page(site: &Site, g: &Archived) -> Result<Markup, ClubError> {
         .iter()
         .find(|t| Some(t.id) == g.tournament_id)
         .map_or(Variant::International, |t| t.variant);
-    let game = read_games(&g.pdn, variant)
+    let game = read_games(&site.record(g)?, variant)
         .into_iter()
         .next()
         .and_then(Result::ok)

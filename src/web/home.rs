@@ -36,7 +36,7 @@ pub fn page(site: &Site) -> Result<Markup, ClubError> {
     for tour in &site.tournaments {
         let which = tour.id.to_string();
         let progress = t::progress(site.store, &which)?;
-        let players = t::field(site.store, &which)?.len();
+        let players = site.field(tour.id)?.len();
         let row = (tour, progress, players);
         if progress.finished {
             finished.push(row);

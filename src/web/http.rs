@@ -85,6 +85,9 @@ struct Server {
     /// Pages made, with the club's state they were made for (the audit's last row: every change
     /// that a page shows writes one).
     made: Mutex<(i64, HashMap<String, Made>)>,
+    /// Held while a page is made: pages are made one at a time (the rest wait, then find it
+    /// made), so a crowd arriving at once makes each page once instead of all at once.
+    making: Mutex<()>,
 }
 
 /// The most pages kept made at once (a club's whole site is a few thousand).
@@ -113,13 +116,18 @@ impl Server {
                 .conn()
                 .query_row("SELECT coalesce(max(id), 0) FROM audit", [], |r| r.get(0))
                 .map_err(|e| e.to_string())?;
-            {
+            let cached = || {
                 let made = self.made.lock().unwrap_or_else(|e| e.into_inner());
-                if made.0 == state
-                    && let Some(m) = made.1.get(path)
-                {
-                    return Ok(Some(m.clone()));
-                }
+                (made.0 == state)
+                    .then(|| made.1.get(path).cloned())
+                    .flatten()
+            };
+            if let Some(m) = cached() {
+                return Ok(Some(m));
+            }
+            let _making = self.making.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(m) = cached() {
+                return Ok(Some(m));
             }
             let site = Site::new(store, &self.site).map_err(|e| e.to_string())?;
             let Some(file) = site.render(path).map_err(|e| e.to_string())? else {
@@ -363,6 +371,7 @@ pub async fn serve(
             ..Options::default()
         },
         made: Mutex::new((-1, HashMap::new())),
+        making: Mutex::new(()),
         options,
     });
     let slots = Arc::new(tokio::sync::Semaphore::new(server.options.max_connections));

@@ -7,7 +7,6 @@ use super::site::Site;
 use crate::club::ClubError;
 use crate::club::members::Member;
 use crate::club::ratings;
-use crate::club::tournament as t;
 use crate::rules::variant::Variant;
 use maud::{Markup, html};
 
@@ -36,16 +35,14 @@ pub fn page(site: &Site, m: &Member) -> Result<Markup, ClubError> {
     }
     let mut played = Vec::new();
     for tour in &site.tournaments {
-        let which = tour.id.to_string();
-        if !t::field(site.store, &which)?
-            .iter()
-            .any(|e| e.member == m.id)
-        {
+        if !site.field(tour.id)?.iter().any(|e| e.member == m.id) {
             continue;
         }
-        let row = t::standings(site.store, &which)?
-            .into_iter()
-            .find(|r| r.name == m.name);
+        let row = site
+            .standings(tour.id)?
+            .iter()
+            .find(|r| r.name == m.name)
+            .cloned();
         played.push((tour, row));
     }
     let games: Vec<_> = site
@@ -118,12 +115,14 @@ pub fn page(site: &Site, m: &Member) -> Result<Markup, ClubError> {
 }
 
 /// The member's recorded games as one PDN text.
-pub fn games_pdn(site: &Site, m: &Member) -> String {
-    site.games
-        .values()
-        .filter(|g| g.white == m.name || g.black == m.name)
-        .map(|g| g.pdn.as_str())
-        .collect()
+pub fn games_pdn(site: &Site, m: &Member) -> Result<String, ClubError> {
+    let mut out = String::new();
+    for g in site.games.values() {
+        if g.white == m.name || g.black == m.name {
+            out.push_str(&site.record(g)?);
+        }
+    }
+    Ok(out)
 }
 
 /// The member's rated games with the rating before and after, as CSV.

@@ -109,7 +109,7 @@ impl Site<'_> {
                 };
                 return Ok(match tail {
                     ".html" => file(HTML, member::page(self, m)?.into_string().into_bytes()),
-                    ".pdn" => file(PDN, member::games_pdn(self, m).into_bytes()),
+                    ".pdn" => file(PDN, member::games_pdn(self, m)?.into_bytes()),
                     "-ratings.csv" => file(CSV, member::ratings_csv(self, m)?.into_bytes()),
                     _ => continue,
                 });
@@ -126,7 +126,7 @@ impl Site<'_> {
             };
             return Ok(match ext {
                 "html" => file(HTML, game::page(self, g)?.into_string().into_bytes()),
-                "pdn" => file(PDN, g.pdn.clone().into_bytes()),
+                "pdn" => file(PDN, self.record(g)?.into_bytes()),
                 _ => None,
             });
         }

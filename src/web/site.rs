@@ -7,7 +7,9 @@ use crate::club::games::{self, Archived};
 use crate::club::members::{self, Member};
 use crate::club::tournament::{self as t, Tournament};
 use crate::club::{ClubError, Store};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// What to publish and how.
 #[derive(Clone, Debug, Default)]
@@ -58,8 +60,14 @@ pub struct Site<'a> {
     pub(super) tournaments: Vec<Tournament>,
     /// The members with a page: active ones, and everyone who played in a published tournament.
     pub(super) members: BTreeMap<i64, Member>,
-    /// The recorded games with a page, by their path's name (`12`, `a3`).
+    /// The recorded games with a page, by their path's name (`12`, `a3`), without their records
+    /// ([`Site::record`] reads one).
     pub(super) games: BTreeMap<String, Archived>,
+    /// Each member's page, by name.
+    pages: BTreeMap<String, String>,
+    /// Each tournament's players and standings, read once however many pages show them.
+    fields: RefCell<BTreeMap<i64, Rc<Vec<t::Entrant>>>>,
+    standings: RefCell<BTreeMap<i64, Rc<Vec<t::Standing>>>>,
 }
 
 impl<'a> Site<'a> {
@@ -88,12 +96,16 @@ impl<'a> Site<'a> {
                     .map(|e| e.member),
             );
         }
-        let members = members::list(store, true, None)?
+        let members: BTreeMap<i64, Member> = members::list(store, true, None)?
             .into_iter()
             .filter(|m| m.active || players.contains(&m.id))
             .map(|m| (m.id, m))
             .collect();
-        let games = games::archive(store)?
+        let pages = members
+            .values()
+            .map(|m| (m.name.clone(), format!("{}.html", Site::member_base(m))))
+            .collect();
+        let games = games::archive_index(store)?
             .into_iter()
             .filter(|g| match g.tournament_id {
                 Some(t) => ids.contains(&t),
@@ -108,6 +120,9 @@ impl<'a> Site<'a> {
             tournaments,
             members,
             games,
+            pages,
+            fields: RefCell::default(),
+            standings: RefCell::default(),
         })
     }
 
@@ -131,10 +146,34 @@ impl<'a> Site<'a> {
 
     /// The page of the member named `name`, if they have one.
     pub(super) fn member_page(&self, name: &str) -> Option<String> {
-        self.members
-            .values()
-            .find(|m| m.name == name)
-            .map(|m| format!("{}.html", Site::member_base(m)))
+        self.pages.get(name).cloned()
+    }
+
+    /// A recorded game's record.
+    pub(super) fn record(&self, g: &Archived) -> Result<String, ClubError> {
+        Ok(games::record(self.store, g.id)?.unwrap_or_default())
+    }
+
+    /// A tournament's players.
+    pub(super) fn field(&self, tournament: i64) -> Result<Rc<Vec<t::Entrant>>, ClubError> {
+        if let Some(f) = self.fields.borrow().get(&tournament) {
+            return Ok(Rc::clone(f));
+        }
+        let f = Rc::new(t::field(self.store, &tournament.to_string())?);
+        self.fields.borrow_mut().insert(tournament, Rc::clone(&f));
+        Ok(f)
+    }
+
+    /// A tournament's standings.
+    pub(super) fn standings(&self, tournament: i64) -> Result<Rc<Vec<t::Standing>>, ClubError> {
+        if let Some(s) = self.standings.borrow().get(&tournament) {
+            return Ok(Rc::clone(s));
+        }
+        let s = Rc::new(t::standings(self.store, &tournament.to_string())?);
+        self.standings
+            .borrow_mut()
+            .insert(tournament, Rc::clone(&s));
+        Ok(s)
     }
 
     /// The page of a tournament game, if it has a record.

@@ -82,12 +82,13 @@ fn round_table(
 /// The standings and crosstable's rows, with withdrawals marked.
 fn standings(site: &Site, here: Here, tour: &Tournament) -> Result<Markup, ClubError> {
     let which = tour.id.to_string();
-    let table = t::standings(site.store, &which)?;
+    let table = site.standings(tour.id)?;
     let x = t::crosstable(site.store, &which)?;
-    let withdrawn: Vec<String> = t::field(site.store, &which)?
-        .into_iter()
+    let withdrawn: Vec<String> = site
+        .field(tour.id)?
+        .iter()
         .filter(|e| e.withdrawn)
-        .map(|e| e.name)
+        .map(|e| e.name.clone())
         .collect();
     let name = |n: &str| {
         let link = match site.member_page(n) {
@@ -114,7 +115,7 @@ fn standings(site: &Site, here: Here, tour: &Tournament) -> Result<Markup, ClubE
                         }
                     } }
                     tbody {
-                        @for r in &table {
+                        @for r in table.iter() {
                             tr {
                                 td.num { (r.place) }
                                 th scope="row" { (name(&r.name)) }
@@ -148,11 +149,10 @@ fn standings(site: &Site, here: Here, tour: &Tournament) -> Result<Markup, ClubE
                                 th scope="row" { (name(&r.name)) }
                                 @for (j, cell) in x.cells[i].iter().enumerate() {
                                     @if i == j {
-                                        td.self aria-label="—" { "×" }
+                                        td.self { "×" }
                                     } @else {
-                                        td.num {
-                                            (cell.iter().map(|p| points(*p)).collect::<Vec<_>>().join(" "))
-                                        }
+                                        // Bare cells: a Swiss of 300 has 90,000 of them.
+                                        td { (cell.iter().map(|p| points(*p)).collect::<Vec<_>>().join(" ")) }
                                     }
                                 }
                                 td.num { (points(r.points)) }
