@@ -538,3 +538,66 @@ fn a_publish_killed_on_the_way_leaves_the_previous_site_as_it_was() {
             .any(|e| e.file_name().to_string_lossy().starts_with(".site.new-"))
     );
 }
+
+#[test]
+fn the_pages_read_on_a_phone_follow_the_readers_colours_and_keys() {
+    let c = the_club(Some(
+        "[Event \"Autumn\"]\n[Round \"1\"]\n[White \"%WHITE%\"]\n[Black \"%BLACK%\"]\n[Result \"2-0\"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n",
+    ));
+    let game = std::fs::read_dir(c.site.join("games"))
+        .expect("games")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "html"))
+        .expect("a game page");
+    let pages = [
+        url(&c.site, "index.html"),
+        url(&c.site, &page_of(&c, "Club Open")),
+        format!("file://{}", game.display()),
+    ];
+    for page in &pages {
+        // 360 pixels wide, as a phone: the page itself never scrolls sideways (wide tables
+        // scroll in place).
+        let mut w = browser::Watch::open(page);
+        w.call(
+            "Emulation.setDeviceMetricsOverride",
+            serde_json::json!({ "width": 360, "height": 800, "deviceScaleFactor": 2, "mobile": true }),
+        );
+        w.until("innerWidth", &serde_json::json!(360));
+        w.until(
+            "document.readyState === 'complete' && document.documentElement.scrollWidth <= innerWidth",
+            &serde_json::json!(true),
+        );
+        // Light by default, dark when the reader's system says so.
+        let light = w.eval("getComputedStyle(document.body).backgroundColor");
+        w.call(
+            "Emulation.setEmulatedMedia",
+            serde_json::json!({ "features": [{ "name": "prefers-color-scheme", "value": "dark" }] }),
+        );
+        let dark = w.eval("getComputedStyle(document.body).backgroundColor");
+        assert_eq!(light, serde_json::json!("rgb(253, 252, 248)"), "{page}");
+        assert_eq!(dark, serde_json::json!("rgb(22, 21, 15)"), "{page}");
+    }
+    // The viewer by keys: End, Home and the arrows move through the game.
+    let mut w = browser::Watch::open(&pages[2]);
+    let ply = "document.getElementById('board').getAttribute('data-ply')";
+    w.until(ply, &serde_json::json!("4"));
+    for (key, want) in [
+        ("Home", "0"),
+        ("ArrowRight", "1"),
+        ("ArrowRight", "2"),
+        ("End", "4"),
+        ("ArrowLeft", "3"),
+    ] {
+        w.call(
+            "Input.dispatchKeyEvent",
+            serde_json::json!({ "type": "keyDown", "key": key, "code": key }),
+        );
+        w.until(ply, &serde_json::json!(want));
+    }
+    assert_eq!(
+        w.eval("location.hash"),
+        serde_json::json!("#ply=3"),
+        "the address follows the position"
+    );
+}

@@ -250,10 +250,16 @@ pub fn http_get(host: &str, path: &str) -> (u16, String) {
 impl Watch {
     /// Opens `url` in a headless browser and connects to the page.
     pub fn open(url: &str) -> Watch {
+        Watch::sized(url, (1280, 900))
+    }
+
+    /// Opens `url` in a headless browser window of `width`×`height` and connects to the page.
+    pub fn sized(url: &str, (width, height): (u32, u32)) -> Watch {
         use std::io::{BufRead, BufReader};
         let profile = tempfile::tempdir().expect("a profile folder");
         let mut child = Command::new(chromium())
             .args(base(profile.path()))
+            .arg(format!("--window-size={width},{height}"))
             .args(["--remote-debugging-port=0", url])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
@@ -281,7 +287,9 @@ impl Watch {
                 l.iter()
                     .find(|t| {
                         t["type"] == "page"
-                            && t["url"].as_str().is_some_and(|u| u.starts_with("http"))
+                            && t["url"]
+                                .as_str()
+                                .is_some_and(|u| u.starts_with("http") || u.starts_with("file"))
                     })
                     .and_then(|t| t["webSocketDebuggerUrl"].as_str().map(String::from))
             });
@@ -303,13 +311,18 @@ impl Watch {
 
     /// Evaluates `expression` in the page; its value.
     pub fn eval(&mut self, expression: &str) -> serde_json::Value {
+        let answer = self.call(
+            "Runtime.evaluate",
+            serde_json::json!({ "expression": expression, "returnByValue": true }),
+        );
+        answer["result"]["value"].clone()
+    }
+
+    /// Calls a DevTools method on the page; its result.
+    pub fn call(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
         self.next += 1;
         let id = self.next;
-        let call = serde_json::json!({
-            "id": id,
-            "method": "Runtime.evaluate",
-            "params": { "expression": expression, "returnByValue": true },
-        });
+        let call = serde_json::json!({ "id": id, "method": method, "params": params });
         self.socket
             .send(tungstenite::Message::text(call.to_string()))
             .expect("the call is sent");
@@ -318,7 +331,7 @@ impl Watch {
             let Ok(text) = msg.to_text() else { continue };
             let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
             if v["id"] == id {
-                return v["result"]["result"]["value"].clone();
+                return v["result"].clone();
             }
         }
     }
