@@ -185,9 +185,10 @@ fn page_of(c: &Club, tournament: &str) -> String {
     format!("tournaments/{}-{slug}.html", t["id"])
 }
 
-/// The standings and crosstable a reader sees equal the command line's.
-fn assert_tables(c: &Club, tournament: &str) {
-    let html = dom(&url(&c.site, &page_of(c, tournament)));
+/// The standings and crosstable a reader sees at `address` (the tournament's page) equal the
+/// command line's.
+fn assert_tables(c: &Club, tournament: &str, address: &str) {
+    let html = dom(address);
     let page = Page::parse(&html);
     let standings: serde_json::Value = serde_json::from_str(&ok(
         &c.db,
@@ -258,8 +259,30 @@ fn assert_tables(c: &Club, tournament: &str) {
 #[test]
 fn the_published_standings_and_crosstables_are_the_command_lines() {
     let c = the_club(None);
-    assert_tables(&c, "Club Open");
-    assert_tables(&c, "Autumn");
+    for t in ["Club Open", "Autumn"] {
+        assert_tables(&c, t, &url(&c.site, &page_of(&c, t)));
+    }
+    // The same from the club server, live.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(["serve", "--http", "127.0.0.1:0", "--db"])
+        .arg(&c.db)
+        .arg("--host-key")
+        .arg(c.dir.path().join("host_key"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut server = Killed(child);
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.0.stdout.take().expect("stdout")),
+        &mut first,
+    )
+    .expect("the server says where it listens");
+    let web = first.trim().trim_start_matches("web pages on ").to_string();
+    for t in ["Club Open", "Autumn"] {
+        assert_tables(&c, t, &format!("{web}/{}", page_of(&c, t)));
+    }
     // Byes, the absence, the withdrawal and the forfeit are on the Swiss's page as a reader
     // sees it.
     let html = dom(&url(&c.site, &page_of(&c, "Club Open")));
@@ -268,6 +291,16 @@ fn the_published_standings_and_crosstables_are_the_command_lines() {
     }
     assert!(html.contains("+ –") || html.contains("– +"), "the forfeit");
     let _ = &c.dir;
+}
+
+/// A child process killed when dropped.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// A real game from the corpus (Sijbrands's games, as Moby Dam's author collected them), with
@@ -600,4 +633,7 @@ fn the_pages_read_on_a_phone_follow_the_readers_colours_and_keys() {
         serde_json::json!("#ply=3"),
         "the address follows the position"
     );
+    // A click on a move shows it.
+    w.eval("document.querySelector('.movelist a[data-ply=\"2\"]').click()");
+    w.until(ply, &serde_json::json!("2"));
 }

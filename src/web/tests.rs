@@ -117,6 +117,10 @@ fn every_page_is_html5_without_a_parse_error() {
             text.starts_with("<!DOCTYPE html><html lang=\"en\">"),
             "{path}"
         );
+        // Nothing from elsewhere: the site works offline and from file://.
+        for outside in ["src=\"http", "href=\"http", "src=\"//", "href=\"//", "url("] {
+            assert!(!text.contains(outside), "{path} reaches outside: {outside}");
+        }
         // Headings in order: one h1, and no level skipped.
         let levels: Vec<u8> = text
             .match_indices("<h")
@@ -274,4 +278,52 @@ fn publishing_replaces_a_site_whole_and_only_a_site() {
         "{e}"
     );
     assert!(other.join("holiday.jpg").is_file());
+}
+
+/// The colour a style-sheet block gives a variable (`--fg: #1d1b16;`).
+fn variable(block: &str, name: &str) -> [f64; 3] {
+    let at = block
+        .find(&format!("--{name}:"))
+        .unwrap_or_else(|| panic!("--{name}"));
+    let hex = block[at..].split('#').nth(1).unwrap();
+    let n = u32::from_str_radix(&hex[..6], 16).unwrap();
+    [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(|c| f64::from(c) / 255.0)
+}
+
+/// WCAG 2's contrast ratio of two colours.
+fn contrast(a: [f64; 3], b: [f64; 3]) -> f64 {
+    let lum = |c: [f64; 3]| {
+        let l = c.map(|v| {
+            if v <= 0.03928 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        });
+        0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]
+    };
+    let (x, y) = (lum(a), lum(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn text_has_enough_contrast_in_light_and_dark() {
+    let css = include_str!("assets/site.css");
+    let light = &css[css.find(":root {").unwrap()..];
+    let dark_at = css.find("prefers-color-scheme: dark").unwrap();
+    let dark = &css[dark_at..];
+    for (scheme, block) in [("light", light), ("dark", dark)] {
+        let bg = variable(block, "bg");
+        for (name, least) in [("fg", 7.0), ("muted", 4.5), ("accent", 4.5)] {
+            let c = contrast(variable(block, name), bg);
+            assert!(
+                c >= least,
+                "{scheme}: --{name} on --bg is {c:.2}:1, under {least}:1"
+            );
+            // Striped rows are read too.
+            let s = contrast(variable(block, name), variable(block, "stripe"));
+            assert!(s >= 4.5, "{scheme}: --{name} on --stripe is {s:.2}:1");
+        }
+    }
+    assert!((contrast([0.0; 3], [1.0; 3]) - 21.0).abs() < 1e-9);
 }

@@ -239,6 +239,10 @@ pub fn round_page(site: &Site, tour: &Tournament, round: u32) -> Result<Markup, 
     let body = html! {
         h1 { (tour.name) ", round " (round) }
         p.back { a href=(here.to(&format!("{base}.html"))) { "The whole tournament" } }
+        (downloads(here, &[
+            ("games (PDN)", format!("{base}.pdn")),
+            ("tournament report (TRF)", format!("{base}.trf")),
+        ]))
         (round_table(site, here, tour, round)?)
     };
     Ok(frame_page(
