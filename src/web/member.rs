@@ -87,7 +87,8 @@ pub fn page(site: &Site, m: &Member) -> Result<Markup, ClubError> {
                         li {
                             a href=(here.to(&format!("{}.html", Site::tournament_base(tour)))) { (tour.name) }
                             @if let Some(r) = row {
-                                ": place " (r.place) ", " (points(r.points)) " points from " (r.played) " games"
+                                ": place " (r.place) ", " (points(r.points)) " points from " (r.played)
+                                @if r.played == 1 { " game" } @else { " games" }
                             }
                         }
                     }
