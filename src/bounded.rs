@@ -20,12 +20,14 @@ pub const MAX_PROTOCOL_LINE: usize = 64 << 10;
 #[derive(Debug, thiserror::Error)]
 pub enum BoundedError {
     /// The file could not be opened or read.
-    #[error("{path}: {source}")]
+    // Not marked as the error's source: the message already says it, and a chain printed in
+    // full (`{:#}`) would say it twice.
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// What the system said.
-        source: io::Error,
+        error: io::Error,
     },
     /// The file is larger than its kind may be.
     #[error("{path}: larger than {limit} bytes, the most a {what} may have")]
@@ -51,7 +53,7 @@ impl BoundedError {
     /// What is wrong, without the file's name (for a caller that names it itself).
     pub fn reason(&self) -> String {
         match self {
-            BoundedError::Io { source, .. } => source.to_string(),
+            BoundedError::Io { error, .. } => error.to_string(),
             BoundedError::TooLarge { limit, what, .. } => {
                 format!("larger than {limit} bytes, the most a {what} may have")
             }
@@ -63,9 +65,9 @@ impl BoundedError {
 /// The bytes of the file at `path`, when it has at most `limit` of them (`what` names its kind
 /// in the error).
 pub fn read_file(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>, BoundedError> {
-    let io = |source| BoundedError::Io {
+    let io = |error| BoundedError::Io {
         path: path.display().to_string(),
-        source,
+        error,
     };
     let mut bytes = Vec::new();
     File::open(path)

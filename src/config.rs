@@ -151,12 +151,12 @@ impl Config {
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = match bounded::read_text(path, bounded::MAX_SETTINGS_FILE, "settings file") {
             Ok(t) => t,
-            Err(BoundedError::Io { source, .. })
+            Err(BoundedError::Io { error: source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
             {
                 return Ok(Config::default());
             }
-            Err(BoundedError::Io { source, .. }) => {
+            Err(BoundedError::Io { error: source, .. }) => {
                 return Err(ConfigError::Io {
                     path: path.into(),
                     source,

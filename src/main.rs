@@ -3,7 +3,7 @@
 
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use draughts::club::ClubError;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,6 +64,14 @@ enum Command {
         #[command(subcommand)]
         command: cli::tb::TbCommand,
     },
+    /// Print a completion script for a shell (bash, zsh, fish, powershell, elvish).
+    ///
+    /// For bash: `draughts completions bash > ~/.local/share/bash-completion/completions/draughts`.
+    Completions(cli::reference::CompletionsArgs),
+    /// Write the man pages, one per command, to a directory.
+    ///
+    /// For example `draughts man ~/.local/share/man/man1`, then `man draughts-club-tournament`.
+    Man(cli::reference::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -82,6 +90,8 @@ fn main() -> ExitCode {
         Some(Command::Tb { command }) => cli::tb::run(command),
         Some(Command::Adjudicate(args)) => cli::adjudicate::run(args),
         Some(Command::Review(args)) => cli::review::run(args),
+        Some(Command::Completions(args)) => cli::reference::completions(Cli::command(), args),
+        Some(Command::Man(args)) => cli::reference::man(Cli::command(), args),
     };
     match outcome {
         Ok(code) => code,

@@ -54,6 +54,12 @@ pub(crate) enum ClubCommand {
     },
     /// Write the club's results as a static web site: tournaments, members, games.
     Publish(super::publish::PublishArgs),
+    /// Copy the database to FILE while it is in use (by a server, the TUI, scripts): a
+    /// consistent copy, checked, put in place atomically.
+    Backup {
+        /// The backup file (replaced when it exists).
+        file: PathBuf,
+    },
     /// Every change to the club's records: who made it (a member, or the local user), when,
     /// what, and the values before and after.
     Audit {
@@ -316,6 +322,16 @@ pub(crate) fn run(db: Option<PathBuf>, command: ClubCommand) -> Result<ExitCode>
             json,
         } => audit(&store, since, member, tournament, json)?,
         ClubCommand::Publish(args) => super::publish::run(&store, args)?,
+        ClubCommand::Backup { file } => {
+            let copied = club::backup::backup(&store, &file)?;
+            outln!(
+                "backed up {} to {} ({} KiB, schema {})",
+                store.path().display(),
+                copied.path.display(),
+                copied.bytes.div_ceil(1024),
+                copied.schema
+            );
+        }
         ClubCommand::Rating { command } => rating(&store, command)?,
         ClubCommand::Online { pdn: Some(id), .. } => {
             out!("{}", club::online::get(&store, id)?.pdn);

@@ -24,6 +24,7 @@ pub(crate) mod pdn;
 pub(crate) mod perft;
 pub(crate) mod play;
 pub(crate) mod publish;
+pub(crate) mod reference;
 pub(crate) mod review;
 pub(crate) mod serve;
 pub(crate) mod tb;

@@ -6,6 +6,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod backup;
 pub mod criteria;
 pub mod dutch;
 mod error;

@@ -172,6 +172,8 @@ impl Results {
                     games[i].iter().map(|(_, s)| s).sum(),
                 ),
             })
+            // The sum of no f64 is -0.0, which would print as "-0" for a player without games.
+            .map(|v: f64| v + 0.0)
             .collect()
     }
 }
@@ -237,6 +239,26 @@ mod tests {
             win: 1.0,
             draw: 0.5,
             ratings: vec![1600.0, 1500.0, 1400.0, 1300.0],
+        }
+    }
+
+    #[test]
+    fn a_player_without_games_has_zero_not_minus_zero() {
+        let mut r = crosstable();
+        // A fifth player who has only had a bye so far.
+        r.players = 5;
+        r.ratings.push(1200.0);
+        r.byes = vec![4];
+        for tb in [
+            TieBreak::SonnebornBerger,
+            TieBreak::Buchholz,
+            TieBreak::BuchholzCut1,
+            TieBreak::Wins,
+            TieBreak::DirectEncounter,
+        ] {
+            let v = r.tiebreak(tb)[4];
+            assert!(v == 0.0 && v.is_sign_positive(), "{tb:?}: {v}");
+            assert_eq!(format!("{v}"), "0", "{tb:?}");
         }
     }
 

@@ -1,4 +1,4 @@
-//! The table file format (see `docs/tablebase-format.md`): a fixed header, a block-offset table,
+//! The table file format (see `docs/reference/tablebase-format.md`): a fixed header, a block-offset table,
 //! then independently compressed zstd blocks of packed entries.
 
 use rayon::prelude::*;

@@ -217,7 +217,7 @@ pub enum Operation {
 }
 
 impl Operation {
-    /// Every operation, in the README's order.
+    /// Every operation, in the order of the roles table (docs/club.md).
     pub const ALL: [Operation; 28] = [
         Operation::AddMember,
         Operation::ImportMembers,

@@ -1,6 +1,7 @@
 //! The property: random operations by random actors with random roles change the records
 //! exactly when the table allows, and every change has its audit row naming its actor. The
-//! expectation is the README's table restated here, independently of the code under test.
+//! expectation is the roles table (docs/club.md, "Who may do what") restated here,
+//! independently of the code under test.
 
 use super::tests::{audit_rows, casual_game, club, dump, local, member};
 use super::*;
@@ -139,7 +140,7 @@ fn facts(store: &Store) -> Facts {
     Facts { roles, arbiters }
 }
 
-/// Who may, by the README's table: the expectation for one step.
+/// Who may, by the roles table (docs/club.md, "Who may do what"): the expectation for one step.
 fn may(
     facts: &Facts,
     actor: &Actor,
