@@ -140,6 +140,35 @@ fn bad_arguments_and_missing_tables_exit_2_with_one_line() {
     }
 }
 
+#[test]
+fn a_budget_too_small_for_a_job_refuses_before_anything_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("tables");
+    let d = dir.to_str().unwrap();
+    let o = draughts(&[
+        "tb", "generate", "--pieces", "3", "--memory", "1M", "--dir", d,
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("budget of 1.0 MiB"), "{err}");
+    // Each job is named with what it needs, the largest three-piece ones among them.
+    assert!(err.contains("k-km needs"), "{err}");
+    assert!(err.contains("nothing was generated"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!dir.exists() || file_names(&dir).is_empty());
+    // A budget that fits runs, and reports the peak it measured.
+    let o = draughts(&[
+        "tb", "generate", "--pieces", "3", "--memory", "2G", "--dir", d,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("peak memory"), "{}", stdout(&o));
+    let bad = draughts(&[
+        "tb", "generate", "--pieces", "3", "--memory", "lots", "--dir", d,
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("12G"), "{}", stderr(&bad));
+}
+
 fn file_names(dir: &Path) -> Vec<std::ffi::OsString> {
     let mut names: Vec<_> = std::fs::read_dir(dir)
         .unwrap()

@@ -4,6 +4,7 @@ use anyhow::Result;
 use clap::Subcommand;
 use draughts::Variant;
 use draughts::rules::notation::{move_text, parse_fen};
+use draughts::tablebase::memory::Bytes;
 use draughts::tablebase::progress::Report;
 use draughts::tablebase::{self, Material, Tablebase};
 use std::path::PathBuf;
@@ -45,6 +46,10 @@ pub(crate) enum TbCommand {
         /// Worker threads [default: all cores].
         #[arg(long)]
         threads: Option<usize>,
+        /// The most memory the jobs may use (12G, 512M); a job that needs more is refused before
+        /// anything is generated [default: three quarters of the memory available].
+        #[arg(long, value_name = "SIZE")]
+        memory: Option<Bytes>,
     },
     /// Print the value of a position and of each of its moves, best first.
     Probe {
@@ -96,15 +101,19 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             pieces,
             slice,
             threads: t,
+            memory,
         } => {
             let (variant, dir) = tables.resolve()?;
             threads(t)?;
+            let budget = memory.unwrap_or_else(tablebase::memory::default_budget);
             let report = Report::for_stdout();
             let start = Instant::now();
             let jobs = match (pieces, slice) {
                 (_, Some(slice)) => {
                     let m: Material = slice.parse()?;
-                    vec![tablebase::generate::generate_job(variant, m, &dir, report)?]
+                    vec![tablebase::generate::generate_job(
+                        variant, m, &dir, report, budget,
+                    )?]
                 }
                 (Some(p), None) => {
                     anyhow::ensure!(
@@ -112,15 +121,20 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                         "--pieces must be between 2 and {}",
                         tablebase::material::MAX_PIECES
                     );
-                    tablebase::generate::generate_all(variant, p, &dir, report)?
+                    tablebase::generate::generate_all(variant, p, &dir, report, budget)?
                 }
                 (None, None) => anyhow::bail!("give --pieces or --slice"),
             };
             let made: Vec<_> = jobs.iter().filter(|j| !j.skipped).collect();
             let positions: u64 = made.iter().map(|j| j.positions).sum();
             let secs = start.elapsed().as_secs_f64();
+            let peak = made
+                .iter()
+                .filter_map(|j| j.peak)
+                .max()
+                .map_or(String::new(), |p| format!(" peak_bytes={}", p.0));
             outln!(
-                "generated {} jobs ({} already present) positions={positions} time={secs:.1}s rate={:.0}/s dir={}",
+                "generated {} jobs ({} already present) positions={positions} time={secs:.1}s rate={:.0}/s{peak} dir={}",
                 made.len(),
                 jobs.len() - made.len(),
                 positions as f64 / secs.max(1e-9),

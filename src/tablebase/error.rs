@@ -5,6 +5,26 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::tablebase::material::Material;
+use crate::tablebase::memory::{Bytes, Need};
+
+/// The refusal of a plan that does not fit, with the figures of each job that is too large.
+fn over_budget(budget: Bytes, jobs: &[Need]) -> String {
+    let list: Vec<String> = jobs
+        .iter()
+        .map(|n| {
+            format!(
+                "{} needs {} ({} positions, and {} of the slices it reads)",
+                n.job, n.bytes, n.positions, n.held
+            )
+        })
+        .collect();
+    format!(
+        "{} job(s) need more memory than the budget of {budget}: {}; nothing was generated \
+         (give more with --memory, or generate fewer pieces)",
+        jobs.len(),
+        list.join("; ")
+    )
+}
 
 /// Everything that can go wrong with tablebase files.
 #[derive(Debug, Error)]
@@ -34,6 +54,14 @@ pub enum TbError {
         material: Material,
         /// `wdl` or `dtw`.
         kind: &'static str,
+    },
+    /// Jobs that need more memory than the budget allows (nothing was generated).
+    #[error("{}", over_budget(*budget, jobs))]
+    OverBudget {
+        /// The budget.
+        budget: Bytes,
+        /// The jobs that do not fit, with what each needs.
+        jobs: Vec<Need>,
     },
     /// The slices a job needs are not all present.
     #[error("{job} needs {} first; missing in {}", missing.join(", "), dir.display())]

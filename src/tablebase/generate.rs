@@ -30,6 +30,7 @@ use crate::tablebase::fs;
 use crate::tablebase::index::{Indexer, Placement, Walker};
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
+use crate::tablebase::memory::{self, Bytes};
 use crate::tablebase::progress::{Progress, Report};
 use crate::tablebase::value::Dtw;
 
@@ -248,16 +249,20 @@ pub struct JobSummary {
     pub positions: u64,
     /// True when the files were already there and valid.
     pub skipped: bool,
+    /// The process's peak memory while the job ran, where the system measures it.
+    pub peak: Option<Bytes>,
 }
 
-/// Generates every slice of 2..=`pieces` pieces into `dir`, skipping finished jobs.
+/// Generates every slice of 2..=`pieces` pieces into `dir`, skipping finished jobs. Refuses
+/// before the first job when any job still to do needs more than `budget`.
 pub fn generate_all(
     variant: Variant,
     pieces: u32,
     dir: &Path,
     report: Report,
+    budget: Bytes,
 ) -> Result<Vec<JobSummary>, TbError> {
-    run_jobs(variant, dir, Material::jobs_up_to(pieces), report)
+    run_jobs(variant, dir, Material::jobs_up_to(pieces), report, budget)
 }
 
 /// Generates one job when the slices it depends on are present (a single-slice job for
@@ -267,6 +272,7 @@ pub fn generate_job(
     job: Material,
     dir: &Path,
     report: Report,
+    budget: Bytes,
 ) -> Result<JobSummary, TbError> {
     let job = job.job();
     let missing: Vec<String> = job
@@ -282,7 +288,7 @@ pub fn generate_job(
             dir: dir.to_path_buf(),
         });
     }
-    let mut done = run_jobs(variant, dir, vec![job], report)?;
+    let mut done = run_jobs(variant, dir, vec![job], report, budget)?;
     Ok(done.remove(0))
 }
 
@@ -292,6 +298,7 @@ pub fn generate_with_dependencies(
     job: Material,
     dir: &Path,
     report: Report,
+    budget: Bytes,
 ) -> Result<Vec<JobSummary>, TbError> {
     let mut needed = vec![job.job()];
     let mut i = 0;
@@ -305,16 +312,27 @@ pub fn generate_with_dependencies(
     }
     let mut order = Material::jobs_up_to(job.pieces());
     order.retain(|j| needed.contains(j));
-    run_jobs(variant, dir, order, report)
+    run_jobs(variant, dir, order, report, budget)
 }
 
-/// Runs jobs in the given (dependency) order, creating the directory first.
+/// Runs jobs in the given (dependency) order, creating the directory first, once every job
+/// still to do is known to fit in `budget`.
 fn run_jobs(
     variant: Variant,
     dir: &Path,
     jobs: Vec<Material>,
     report: Report,
+    budget: Bytes,
 ) -> Result<Vec<JobSummary>, TbError> {
+    let pending: Vec<Material> = jobs
+        .iter()
+        .copied()
+        .filter(|&j| !job_done(variant, dir, j))
+        .collect();
+    let over = memory::over_budget(variant, &pending, budget);
+    if !over.is_empty() {
+        return Err(TbError::OverBudget { budget, jobs: over });
+    }
     std::fs::create_dir_all(dir).map_err(|e| TbError::Io {
         path: dir.to_path_buf(),
         source: e,
@@ -342,8 +360,10 @@ fn run_job(store: &mut Store, job: Material, report: Report) -> Result<JobSummar
             job,
             positions,
             skipped: true,
+            peak: None,
         });
     }
+    memory::reset_peak();
     let needed: Vec<Material> = materials
         .iter()
         .flat_map(|m| m.successors())
@@ -375,13 +395,16 @@ fn run_job(store: &mut Store, job: Material, report: Report) -> Result<JobSummar
     for (m, (_, wdl)) in built.iter().rev() {
         fs::write_atomic(&table_path(&dir, *m, TableKind::Wdl), &wdl.1)?;
     }
+    let peak = memory::peak();
+    let peak_text = peak.map_or(String::new(), |p| format!(", peak memory {p}"));
     progress.finish(&format!(
-        "{positions} positions, longest win {longest} plies"
+        "{positions} positions, longest win {longest} plies{peak_text}"
     ));
     Ok(JobSummary {
         job,
         positions,
         skipped: false,
+        peak,
     })
 }
 

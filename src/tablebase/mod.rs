@@ -14,6 +14,7 @@ pub mod generate;
 pub mod index;
 mod layout;
 pub mod material;
+pub mod memory;
 pub mod plan;
 pub mod probe;
 pub mod progress;

@@ -64,9 +64,10 @@ pub fn json(variant: Variant, pieces: u32) -> String {
             slices.push(job.partner());
         }
         let positions: u64 = slices.iter().map(|&m| Indexer::new(g, m).size()).sum();
+        let memory = crate::tablebase::memory::need(variant, job).bytes.0;
         let _ = write!(
             out,
-            "  {{\"job\": \"{job}\", \"slices\": [{}], \"positions\": {positions}, \"needs\": [{}]}}",
+            "  {{\"job\": \"{job}\", \"slices\": [{}], \"positions\": {positions}, \"memory\": {memory}, \"needs\": [{}]}}",
             quoted(&slices),
             quoted(&job.job_dependencies().into_iter().collect::<Vec<_>>())
         );

@@ -34,7 +34,14 @@ fn shared_tables(variant: Variant) -> &'static (TempDir, Arc<Tablebase>) {
         .expect("a variant");
     DIRS[slot].get_or_init(|| {
         let dir = TempDir::new().expect("a temporary directory");
-        generate_all(variant, 3, dir.path(), Report::Quiet).expect("3-piece tables");
+        generate_all(
+            variant,
+            3,
+            dir.path(),
+            Report::Quiet,
+            crate::tablebase::memory::default_budget(),
+        )
+        .expect("3-piece tables");
         let extra: &[&str] = match variant {
             Variant::International => &["kkkk-k", "mm-mm", "km-k"],
             Variant::English => &["kk-kk", "kmm-k", "mm-mm"],
@@ -42,8 +49,14 @@ fn shared_tables(variant: Variant) -> &'static (TempDir, Arc<Tablebase>) {
         };
         for job in extra {
             let job: Material = job.parse().expect("a material");
-            generate_with_dependencies(variant, job, dir.path(), Report::Quiet)
-                .expect("extra tables");
+            generate_with_dependencies(
+                variant,
+                job,
+                dir.path(),
+                Report::Quiet,
+                crate::tablebase::memory::default_budget(),
+            )
+            .expect("extra tables");
         }
         let tb = Tablebase::open(dir.path()).expect("tables open");
         (dir, Arc::new(tb))
@@ -235,7 +248,14 @@ proptest! {
 fn unwritable_directory_is_a_clear_error() {
     let file = tempfile::NamedTempFile::new().unwrap();
     let dir = file.path().join("tables");
-    let err = generate_all(Variant::English, 2, &dir, Report::Quiet).unwrap_err();
+    let err = generate_all(
+        Variant::English,
+        2,
+        &dir,
+        Report::Quiet,
+        crate::tablebase::memory::default_budget(),
+    )
+    .unwrap_err();
     assert!(err.to_string().contains(&*dir.to_string_lossy()), "{err}");
 }
 
@@ -250,7 +270,14 @@ fn corrupt(path: &Path, at: u64) {
 fn damaged_files_are_named_and_regenerated() {
     let dir = TempDir::new().unwrap();
     let v = Variant::English;
-    generate_all(v, 3, dir.path(), Report::Quiet).unwrap();
+    generate_all(
+        v,
+        3,
+        dir.path(),
+        Report::Quiet,
+        crate::tablebase::memory::default_budget(),
+    )
+    .unwrap();
     let dtw = dir.path().join("kk-k.dtw");
     let len = std::fs::metadata(&dtw).unwrap().len();
     corrupt(&dtw, len - 5);
@@ -269,7 +296,14 @@ fn damaged_files_are_named_and_regenerated() {
     assert!(err.to_string().contains("m-k.wdl"), "{err}");
 
     // Generating again redoes exactly the damaged jobs; the tables then verify.
-    let summary = generate_all(v, 3, dir.path(), Report::Quiet).unwrap();
+    let summary = generate_all(
+        v,
+        3,
+        dir.path(),
+        Report::Quiet,
+        crate::tablebase::memory::default_budget(),
+    )
+    .unwrap();
     let redone: Vec<String> = summary
         .iter()
         .filter(|j| !j.skipped)

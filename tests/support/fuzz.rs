@@ -591,8 +591,14 @@ fn tablebase_target(dir: &Path) -> Target {
 
 /// Generates the 2–3-piece English tables into `dir` (a second or so).
 pub fn small_tables(dir: &Path) {
-    tablebase::generate::generate_all(Variant::English, 3, dir, tablebase::progress::Report::Quiet)
-        .expect("the small English tables generate");
+    tablebase::generate::generate_all(
+        Variant::English,
+        3,
+        dir,
+        tablebase::progress::Report::Quiet,
+        tablebase::memory::default_budget(),
+    )
+    .expect("the small English tables generate");
 }
 
 fn collect_files(dir: &Path, ext: &str, out: &mut Vec<Vec<u8>>) {
