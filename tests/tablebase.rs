@@ -232,6 +232,101 @@ fn make_from_the_plan_builds_the_same_files_as_generate() {
     assert!(text.contains("\"needs\": [\"k-k\"]"), "{text}");
 }
 
+/// A stand-in for Slurm's `sbatch` on a machine without Slurm: it takes the options the plan
+/// uses, refuses a dependency on anything but the array submitted just before (so the script's
+/// order is the graph's), runs each task of the array with `sh` and `SLURM_ARRAY_TASK_ID` as a
+/// node would, and prints the new array's id as `--parsable` does.
+const SBATCH: &str = r#"#!/usr/bin/env bash
+set -eu
+log="$SBATCH_LOG"
+last=$(tail -n 1 "$log" 2>/dev/null | cut -d' ' -f1 || true)
+array="" dependency="" wrap="" mem="" cpus=""
+for a in "$@"; do
+  case "$a" in
+    --array=*) array="${a#--array=}" ;;
+    --dependency=*) dependency="${a#--dependency=}" ;;
+    --wrap=*) wrap="${a#--wrap=}" ;;
+    --mem=*) mem="${a#--mem=}" ;;
+    --cpus-per-task=*) cpus="${a#--cpus-per-task=}" ;;
+    --parsable|--job-name=*) ;;
+    *) echo "sbatch: unexpected argument $a" >&2; exit 1 ;;
+  esac
+done
+[ -n "$array" ] && [ -n "$wrap" ] && [ -n "$mem" ] && [ -n "$cpus" ] || { echo "sbatch: missing option" >&2; exit 1; }
+if [ -n "$last" ]; then
+  [ "$dependency" = "afterok:$last" ] || { echo "sbatch: dependency $dependency, expected afterok:$last" >&2; exit 1; }
+else
+  [ -z "$dependency" ] || { echo "sbatch: the first array depends on $dependency" >&2; exit 1; }
+fi
+id=$(( ${last:-1000} + 1 ))
+for t in $(seq "${array%-*}" "${array#*-}"); do
+  SLURM_ARRAY_TASK_ID=$t sh -c "$wrap" > /dev/null
+done
+echo "$id $array $mem" >> "$log"
+echo "$id;cluster"
+"#;
+
+#[test]
+fn the_slurm_plan_submits_the_graph_level_by_level_and_builds_the_same_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let by_generate = tmp.path().join("generate");
+    let by_slurm = tmp.path().join("slurm");
+    generate("english", "4", &by_generate);
+    let plan = draughts(&[
+        "tb",
+        "plan",
+        "--variant",
+        "english",
+        "--pieces",
+        "4",
+        "--format",
+        "slurm",
+        "--dir",
+        by_slurm.to_str().unwrap(),
+    ]);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    let script = tmp.path().join("submit.sh");
+    std::fs::write(&script, &plan.stdout).unwrap();
+    let syntax = Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(syntax.status.success(), "{}", stderr(&syntax));
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::fs::write(bin.join("sbatch"), SBATCH).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(bin.join("sbatch"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let log = tmp.path().join("sbatch.log");
+    let o = Command::new("bash")
+        .arg(&script)
+        .env(
+            "PATH",
+            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
+        )
+        .env("SBATCH_LOG", &log)
+        .env("CPUS", "2")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "the plan failed: {}", stderr(&o));
+    let submitted = std::fs::read_to_string(&log).unwrap();
+    // One array per level, more than one level, every job once.
+    assert!(submitted.lines().count() > 3, "{submitted}");
+    assert!(
+        stdout(&o).contains("level 1: job array 1001, 1 job(s): k-k"),
+        "{}",
+        stdout(&o)
+    );
+    let names = file_names(&by_generate);
+    assert_eq!(names, file_names(&by_slurm));
+    for name in names {
+        let a = std::fs::read(by_generate.join(&name)).unwrap();
+        let b = std::fs::read(by_slurm.join(&name)).unwrap();
+        assert!(a == b, "{name:?} differs");
+    }
+}
+
 #[test]
 fn adjudicate_joins_the_tables_and_the_move_limits() {
     let tmp = tempfile::tempdir().unwrap();

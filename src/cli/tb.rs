@@ -85,7 +85,8 @@ pub(crate) enum TbCommand {
         /// Largest number of pieces.
         #[arg(long)]
         pieces: u32,
-        /// make or json.
+        /// make (a Makefile), json (the graph with each job's positions and memory) or slurm (a
+        /// bash script that submits one sbatch job array per level of the graph).
         #[arg(long, default_value = "make")]
         format: String,
         #[command(flatten)]
@@ -251,7 +252,19 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                     );
                 }
                 "json" => out!("{}", tablebase::plan::json(variant, pieces)),
-                other => anyhow::bail!("unknown plan format {other:?} (make or json)"),
+                "slurm" => {
+                    let program = std::env::current_exe()?;
+                    out!(
+                        "{}",
+                        tablebase::plan::slurm(
+                            variant,
+                            pieces,
+                            &dir,
+                            &program.display().to_string()
+                        )
+                    );
+                }
+                other => anyhow::bail!("unknown plan format {other:?} (make, json or slurm)"),
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -1,4 +1,4 @@
-//! The job graph as text for schedulers: a Makefile or JSON.
+//! The job graph as text for schedulers: a Makefile, JSON, or a Slurm submission script.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -75,4 +75,126 @@ pub fn json(variant: Variant, pieces: u32) -> String {
     }
     out.push_str("]}\n");
     out
+}
+
+/// The jobs by level: a job's level is one more than the highest level of the jobs it needs,
+/// so no job needs another of its own level, and each level needs only the ones before it.
+pub fn levels(pieces: u32) -> Vec<Vec<Material>> {
+    let mut level: std::collections::HashMap<Material, usize> = std::collections::HashMap::new();
+    let mut out: Vec<Vec<Material>> = Vec::new();
+    // jobs_up_to is in dependency order, so every job's needs have their level already.
+    for job in Material::jobs_up_to(pieces) {
+        let l = job
+            .job_dependencies()
+            .iter()
+            .map(|d| level[d] + 1)
+            .max()
+            .unwrap_or(0);
+        level.insert(job, l);
+        if out.len() <= l {
+            out.resize(l + 1, Vec::new());
+        }
+        out[l].push(job);
+    }
+    out
+}
+
+/// A bash script that submits the job graph to Slurm: one job array per level (its tasks are
+/// the level's jobs, each `draughts tb generate --slice`), each array starting once the array
+/// before it has finished without a failure (`--dependency=afterok`). Each array asks for the
+/// memory of its largest job; `CPUS`, `DRAUGHTS`, `DIR` and `SBATCH_ARGS` (a partition, an
+/// account) can be set when it is run. The directory must be shared by the nodes.
+pub fn slurm(variant: Variant, pieces: u32, dir: &Path, program: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "#!/usr/bin/env bash");
+    let _ = writeln!(
+        out,
+        "# Tablebase jobs: {}, 2 to {pieces} pieces, submitted to Slurm as one job array per",
+        variant.name()
+    );
+    let _ = writeln!(
+        out,
+        "# level of the job graph, each after the one before it. Run it with bash on a login node."
+    );
+    let _ = writeln!(out, "set -euo pipefail");
+    let _ = writeln!(out, "DRAUGHTS=\"${{DRAUGHTS:-{program}}}\"");
+    let _ = writeln!(out, "DIR=\"${{DIR:-{}}}\"", dir.display());
+    let _ = writeln!(out, "CPUS=\"${{CPUS:-16}}\"");
+    let _ = writeln!(out, "SBATCH_ARGS=\"${{SBATCH_ARGS:-}}\"");
+    let _ = writeln!(out, "mkdir -p \"$DIR\"");
+    let _ = writeln!(out, "after=\"\"");
+    for (i, jobs) in levels(pieces).iter().enumerate() {
+        let memory = jobs
+            .iter()
+            .map(|&j| crate::tablebase::memory::need(variant, j).bytes.0)
+            .max()
+            .unwrap_or(0);
+        // Slurm counts --mem in MiB; the job's own budget is the same figure.
+        let mib = memory.div_ceil(1 << 20);
+        let names: Vec<String> = jobs.iter().map(|j| j.to_string()).collect();
+        let _ = writeln!(out, "# level {}: {}", i + 1, names.join(" "));
+        let _ = writeln!(
+            out,
+            "after=$(sbatch --parsable $SBATCH_ARGS --job-name=tb-{}-{} --array=0-{} \\",
+            variant.name(),
+            i + 1,
+            jobs.len() - 1
+        );
+        let _ = writeln!(
+            out,
+            "  --cpus-per-task=\"$CPUS\" --mem={mib}M ${{after:+--dependency=afterok:$after}} \\"
+        );
+        // sbatch runs --wrap with /bin/sh: the task picks its job from the positional
+        // parameters, which every POSIX shell has.
+        let _ = writeln!(
+            out,
+            "  --wrap=\"set -- {}; shift \\$SLURM_ARRAY_TASK_ID; exec \\\"$DRAUGHTS\\\" tb generate --variant {} --dir \\\"$DIR\\\" --threads \\\"$CPUS\\\" --memory {mib}M --slice \\$1\")",
+            names.join(" "),
+            variant.name()
+        );
+        // --parsable prints the id, with ";cluster" on a federation.
+        let _ = writeln!(out, "after=\"${{after%%;*}}\"");
+        let _ = writeln!(
+            out,
+            "echo \"level {}: job array $after, {} job(s): {}\"",
+            i + 1,
+            jobs.len(),
+            names.join(" ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_job_needs_one_of_its_own_level_or_a_later_one() {
+        let levels = levels(5);
+        let total: usize = levels.iter().map(Vec::len).sum();
+        assert_eq!(total, Material::jobs_up_to(5).len());
+        for (i, jobs) in levels.iter().enumerate() {
+            for job in jobs {
+                for dep in job.job_dependencies() {
+                    let at = levels
+                        .iter()
+                        .position(|l| l.contains(&dep))
+                        .expect("every dependency is a job");
+                    assert!(at < i, "{job} (level {i}) needs {dep} (level {at})");
+                }
+            }
+            // And each job above the first level needs one of the level just before it.
+            if i > 0 {
+                for job in jobs {
+                    assert!(
+                        job.job_dependencies()
+                            .iter()
+                            .any(|d| levels[i - 1].contains(d)),
+                        "{job} could be a level earlier"
+                    );
+                }
+            }
+        }
+    }
 }
