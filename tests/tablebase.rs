@@ -178,6 +178,36 @@ fn file_names(dir: &Path) -> Vec<std::ffi::OsString> {
     names
 }
 
+/// `tb plan` of English up to four pieces in `format`, for tables in `dir`, written to `file`.
+fn english_plan(format: &str, dir: &Path, file: &Path) {
+    let plan = draughts(&[
+        "tb",
+        "plan",
+        "--variant",
+        "english",
+        "--pieces",
+        "4",
+        "--format",
+        format,
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(plan.status.success(), "{}", stderr(&plan));
+    std::fs::write(file, &plan.stdout).unwrap();
+}
+
+/// The two folders hold the same files, byte for byte.
+fn assert_same_files(a: &Path, b: &Path) {
+    let names = file_names(a);
+    assert_eq!(names, file_names(b));
+    assert!(names.len() > 40, "{} files", names.len());
+    for name in names {
+        let x = std::fs::read(a.join(&name)).unwrap();
+        let y = std::fs::read(b.join(&name)).unwrap();
+        assert!(x == y, "{name:?} differs");
+    }
+}
+
 #[test]
 fn make_from_the_plan_builds_the_same_files_as_generate() {
     if Command::new("make").arg("--version").output().is_err() {
@@ -187,35 +217,14 @@ fn make_from_the_plan_builds_the_same_files_as_generate() {
     let by_generate = tmp.path().join("generate");
     let by_make = tmp.path().join("make");
     generate("english", "4", &by_generate);
-    let plan = draughts(&[
-        "tb",
-        "plan",
-        "--variant",
-        "english",
-        "--pieces",
-        "4",
-        "--format",
-        "make",
-        "--dir",
-        by_make.to_str().unwrap(),
-    ]);
-    assert!(plan.status.success(), "{}", stderr(&plan));
     let makefile = tmp.path().join("plan.mk");
-    std::fs::write(&makefile, &plan.stdout).unwrap();
+    english_plan("make", &by_make, &makefile);
     let o = Command::new("make")
         .args(["-j2", "-f", makefile.to_str().unwrap()])
         .output()
         .unwrap();
     assert!(o.status.success(), "make failed: {}", stderr(&o));
-    let names = file_names(&by_generate);
-    let made = file_names(&by_make);
-    assert_eq!(names, made);
-    assert!(names.len() > 40, "{} files", names.len());
-    for name in names {
-        let a = std::fs::read(by_generate.join(&name)).unwrap();
-        let b = std::fs::read(by_make.join(&name)).unwrap();
-        assert!(a == b, "{name:?} differs");
-    }
+    assert_same_files(&by_generate, &by_make);
 
     let json = draughts(&[
         "tb",
@@ -272,21 +281,8 @@ fn the_slurm_plan_submits_the_graph_level_by_level_and_builds_the_same_files() {
     let by_generate = tmp.path().join("generate");
     let by_slurm = tmp.path().join("slurm");
     generate("english", "4", &by_generate);
-    let plan = draughts(&[
-        "tb",
-        "plan",
-        "--variant",
-        "english",
-        "--pieces",
-        "4",
-        "--format",
-        "slurm",
-        "--dir",
-        by_slurm.to_str().unwrap(),
-    ]);
-    assert!(plan.status.success(), "{}", stderr(&plan));
     let script = tmp.path().join("submit.sh");
-    std::fs::write(&script, &plan.stdout).unwrap();
+    english_plan("slurm", &by_slurm, &script);
     let syntax = Command::new("bash")
         .arg("-n")
         .arg(&script)
@@ -318,13 +314,7 @@ fn the_slurm_plan_submits_the_graph_level_by_level_and_builds_the_same_files() {
         "{}",
         stdout(&o)
     );
-    let names = file_names(&by_generate);
-    assert_eq!(names, file_names(&by_slurm));
-    for name in names {
-        let a = std::fs::read(by_generate.join(&name)).unwrap();
-        let b = std::fs::read(by_slurm.join(&name)).unwrap();
-        assert!(a == b, "{name:?} differs");
-    }
+    assert_same_files(&by_generate, &by_slurm);
 }
 
 #[test]
