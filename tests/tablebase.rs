@@ -433,3 +433,107 @@ fn adjudicate_joins_the_tables_and_the_move_limits() {
     assert!(out.contains("not held (5 pieces"), "{out}");
     assert!(out.contains("Assessment (the engine's opinion"), "{out}");
 }
+
+/// Six pieces: English kings alone are small enough for the test suite (56 million positions).
+/// Built job by job as a workstation builds the six-piece set, verified, and then every face
+/// that reads tables — probe, the arbiter's verdict, the engine — uses them and agrees: four
+/// kings beat two (as checkers players know), three against three is a draw.
+#[test]
+fn six_piece_tables_are_built_verified_and_used_by_probe_adjudicate_and_the_engine() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("english");
+    let d = dir.to_str().unwrap();
+    for job in [
+        "k-k", "kk-k", "kk-kk", "kkk-k", "kkk-kk", "kkkk-k", "kkk-kkk", "kkkk-kk", "kkkkk-k",
+    ] {
+        let o = draughts(&[
+            "tb",
+            "generate",
+            "--variant",
+            "english",
+            "--dir",
+            d,
+            "--slice",
+            job,
+            "--memory",
+            "1G",
+        ]);
+        assert!(o.status.success(), "{job}: {}", stderr(&o));
+    }
+    let verify = draughts(&["tb", "verify", "--variant", "english", "--dir", d]);
+    assert!(verify.status.success(), "{}", stderr(&verify));
+    assert!(
+        stdout(&verify).contains("all consistent"),
+        "{}",
+        stdout(&verify)
+    );
+
+    // The probe's line and the engine's report for an English position, with these tables.
+    let probe = |fen: &str| {
+        stdout(&draughts(&[
+            "tb",
+            "probe",
+            "--variant",
+            "english",
+            "--dir",
+            d,
+            "--fen",
+            fen,
+        ]))
+    };
+    let engine = |fen: &str| {
+        stdout(&draughts(&[
+            "engine",
+            "analyse",
+            "--variant",
+            "english",
+            "--fen",
+            fen,
+            "--tablebases",
+            d,
+            "--depth",
+            "3",
+        ]))
+    };
+
+    let won = "W:WK1,K2,K3,K4:BK29,K30";
+    let probed = probe(won);
+    let first = probed.lines().next().unwrap_or_default();
+    let dtw: u32 = first
+        .strip_prefix("result=win dtw=")
+        .unwrap_or_else(|| panic!("four kings against two win: {probed}"))
+        .parse()
+        .unwrap();
+    let verdict = stdout(&draughts(&[
+        "adjudicate",
+        "--variant",
+        "english",
+        "--fen",
+        won,
+        "--tablebases",
+        d,
+    ]));
+    assert!(
+        verdict.contains(&format!("Decision: White wins (in {dtw} plies)")),
+        "{verdict}"
+    );
+    let analysis = engine(won);
+    assert!(
+        analysis.contains(&format!("score=win-tb-in-{dtw}")),
+        "{analysis}"
+    );
+    let best = analysis
+        .lines()
+        .find_map(|l| l.strip_prefix("best="))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{analysis}"));
+    assert!(
+        probed.contains(&format!("\n{best} result=win dtw={dtw}\n")),
+        "the engine's move {best} keeps the fastest win:\n{probed}"
+    );
+
+    let drawn = "W:WK1,K2,K3:BK30,K31,K32";
+    assert!(probe(drawn).starts_with("result=draw"), "{}", probe(drawn));
+    let analysis = engine(drawn);
+    assert!(analysis.contains("score=+0.00"), "{analysis}");
+}
