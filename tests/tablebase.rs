@@ -537,3 +537,70 @@ fn six_piece_tables_are_built_verified_and_used_by_probe_adjudicate_and_the_engi
     let analysis = engine(drawn);
     assert!(analysis.contains("score=+0.00"), "{analysis}");
 }
+
+/// A run killed in the middle of a sub-slice takes up after the last sub-slice it finished and
+/// writes the tables an unbroken run writes.
+#[test]
+fn a_run_killed_in_a_sub_slice_resumes_to_the_same_tables() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = tmp.path().join("whole");
+    let cut = tmp.path().join("cut");
+    let slice = |dir: &Path, job: &str, extra: &[&str]| {
+        let mut args = vec![
+            "tb",
+            "generate",
+            "--variant",
+            "english",
+            "--dir",
+            dir.to_str().unwrap(),
+            "--slice",
+            job,
+        ];
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    for dir in [&whole, &cut] {
+        generate("english", "4", dir);
+        let o = draughts(&slice(dir, "kk-kkk", &[]));
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = draughts(&slice(&whole, "kk-kkm", &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("sub_slices=0"), "{}", stdout(&o));
+
+    // One sub-slice for each placement of the man (and its twin with the other side to move).
+    let args = slice(&cut, "kk-kkm", &["--split", "1"]);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_draughts"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let progress = cut.join(".kk-kkm.scratch-done");
+    let done = |text: &str| -> usize {
+        text.lines()
+            .find_map(|l| l.strip_prefix("done "))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&progress).map_or(0, |t| done(&t)) < 3 {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        assert!(started.elapsed().as_secs() < 300, "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = std::fs::read_to_string(&progress).unwrap();
+    let finished = done(&left);
+    assert!(finished >= 3 && left.contains("units 28"), "{left}");
+    assert!(!cut.join("kk-kkm.wdl").exists(), "killed before the end");
+
+    let o = draughts(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(&format!("28 sub-slices (resumed after {finished})")),
+        "{text}"
+    );
+    assert_same_files(&whole, &cut);
+}

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::Subcommand;
 use draughts::Variant;
 use draughts::rules::notation::{move_text, parse_fen};
-use draughts::tablebase::memory::Bytes;
+use draughts::tablebase::memory::{Bytes, Limits};
 use draughts::tablebase::progress::Report;
 use draughts::tablebase::{self, Material, Tablebase};
 use std::path::PathBuf;
@@ -50,6 +50,10 @@ pub(crate) enum TbCommand {
         /// anything is generated [default: three quarters of the memory available].
         #[arg(long, value_name = "SIZE")]
         memory: Option<Bytes>,
+        /// Cut every job with men into sub-slices of at most this many positions, solved in the
+        /// order in which men advance [default: only jobs that do not fit the memory whole].
+        #[arg(long, value_name = "POSITIONS", value_parser = clap::value_parser!(u64).range(1..))]
+        split: Option<u64>,
     },
     /// Print the value of a position and of each of its moves, best first.
     Probe {
@@ -103,10 +107,14 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             slice,
             threads: t,
             memory,
+            split,
         } => {
             let (variant, dir) = tables.resolve()?;
             threads(t)?;
-            let budget = memory.unwrap_or_else(tablebase::memory::default_budget);
+            let budget = Limits {
+                budget: memory.unwrap_or_else(tablebase::memory::default_budget),
+                split,
+            };
             let report = Report::for_stdout();
             let start = Instant::now();
             let jobs = match (pieces, slice) {
@@ -134,8 +142,9 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                 .filter_map(|j| j.peak)
                 .max()
                 .map_or(String::new(), |p| format!(" peak_bytes={}", p.0));
+            let sub_slices: usize = made.iter().map(|j| j.sub_slices).sum();
             outln!(
-                "generated {} jobs ({} already present) positions={positions} time={secs:.1}s rate={:.0}/s{peak} dir={}",
+                "generated {} jobs ({} already present) positions={positions} sub_slices={sub_slices} time={secs:.1}s rate={:.0}/s{peak} dir={}",
                 made.len(),
                 jobs.len() - made.len(),
                 positions as f64 / secs.max(1e-9),

@@ -206,14 +206,26 @@ impl Header {
 }
 
 /// Compresses packed entries into a complete file image: header, block table, blocks.
-pub fn build(mut header: Header, raw: &[u8], level: i32) -> Vec<u8> {
+#[cfg(test)]
+pub fn build(header: Header, raw: &[u8], level: i32) -> Vec<u8> {
     let block_len = header.raw_block_len();
+    let at = |i: usize| (i * block_len).min(raw.len());
+    build_blocks(header, level, |i| raw[at(i)..at(i + 1)].to_vec())
+}
+
+/// Compresses a file image from its blocks of packed entries, made on demand by `block(i)` (each
+/// [`Header::raw_block_len`] bytes), so that a table never needs to be whole in memory
+/// uncompressed.
+pub fn build_blocks(
+    mut header: Header,
+    level: i32,
+    block: impl Fn(usize) -> Vec<u8> + Sync,
+) -> Vec<u8> {
     header.block_count = header.positions.div_ceil(header.block_positions as u64) as u32;
-    let blocks: Vec<Vec<u8>> = raw
-        .par_chunks(block_len)
-        .map(|chunk| zstd::bulk::compress(chunk, level).expect("compressing a memory buffer"))
+    let blocks: Vec<Vec<u8>> = (0..header.block_count as usize)
+        .into_par_iter()
+        .map(|i| zstd::bulk::compress(&block(i), level).expect("compressing a memory buffer"))
         .collect();
-    assert_eq!(blocks.len(), header.block_count as usize);
     let table_len = (blocks.len() + 1) * 8;
     let mut payload = Vec::with_capacity(table_len + blocks.iter().map(Vec::len).sum::<usize>());
     let mut offset = table_len as u64;

@@ -1,10 +1,11 @@
-//! Files: atomic writes and read-only memory maps.
+//! Files: atomic writes, read-only memory maps of tables, and the writable map of a job's
+//! scratch values. Every `unsafe` of the tablebase code is here.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapMut};
 
 use crate::tablebase::error::TbError;
 
@@ -86,4 +87,32 @@ pub fn map(path: &Path) -> Result<Mmap, TbError> {
     #[allow(unsafe_code)]
     let map = unsafe { Mmap::map(&file) }.map_err(|e| io_error(path, e))?;
     Ok(map)
+}
+
+/// A job's scratch file of `len` bytes, opened (created when missing, its bytes kept when it
+/// is there) and mapped writable, with an exclusive lock held as long as the returned file is
+/// open. Fails when another process holds the lock (it is generating the same job).
+pub fn map_scratch(path: &Path, len: u64) -> Result<(File, MmapMut), TbError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| io_error(path, e))?;
+    file.try_lock().map_err(|e| {
+        let busy = std::io::Error::new(
+            std::io::ErrorKind::WouldBlock,
+            format!("another process is generating this job ({e})"),
+        );
+        io_error(path, busy)
+    })?;
+    file.set_len(len).map_err(|e| io_error(path, e))?;
+    // SAFETY: the file was opened by this process, sized just above and locked exclusively, and
+    // every program that writes scratch files takes that lock first, so no one else resizes or
+    // writes it while it is mapped. The map is private to the generator and only read and
+    // written through the returned value.
+    #[allow(unsafe_code)]
+    let map = unsafe { MmapMut::map_mut(&file) }.map_err(|e| io_error(path, e))?;
+    Ok((file, map))
 }

@@ -1,21 +1,9 @@
-//! Retrograde generation of one job (a slice and its partner, which depend on each other).
-//!
-//! 1. *Seed.* Every position is generated forward once. Moves that leave the job (captures,
-//!    promotions) reach finished slices, so their value is known at once: the best of them is the
-//!    position's *exit*. The other moves are counted.
-//! 2. *Levels.* Values are settled in order of distance: at level `L` the exits worth `L` are
-//!    settled, then every position settled at `L` updates its predecessors (found by un-moving
-//!    the opponent's pieces): a loss at `L` makes each predecessor a win at `L + 1`; a win at `L`
-//!    uses up one of the predecessor's moves, and a predecessor whose moves are all used up is a
-//!    loss at `L + 1` (or later, if an exit loses more slowly). Ascending levels make wins as
-//!    short and losses as long as they can be.
-//! 3. Whatever is unsettled at the end is a draw.
-//!
-//! Both steps run in parallel over chunks of the index; predecessors are updated with atomics.
+//! Generation of jobs (a slice and its partner, which depend on each other): the finished slices
+//! a job reads, the way it is solved within the memory budget (whole, or in sub-slices), and the
+//! table files it writes. The solving itself is in [`solve`](crate::tablebase::solve).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
@@ -23,35 +11,22 @@ use crate::rules::board::{KingRun, Position};
 use crate::rules::movegen;
 use crate::rules::moves::MoveList;
 use crate::rules::piece::Color;
-use crate::rules::variant::{RuleSet, Variant, with_rules};
+use crate::rules::variant::{Variant, with_rules};
 use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, Header, TableKind, TableView};
 use crate::tablebase::fs;
-use crate::tablebase::index::{Indexer, Placement, Walker};
+use crate::tablebase::index::{Indexer, Placement};
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
-use crate::tablebase::memory::{self, Bytes};
+use crate::tablebase::memory::{self, Bytes, Layout, Limits};
 use crate::tablebase::progress::{Progress, Report};
+use crate::tablebase::solve::{self, Job};
+use crate::tablebase::subslice::{self, CAPTURE, Part, Scratch};
 use crate::tablebase::value::Dtw;
 
-/// Positions handled by one parallel task.
-const CHUNK: usize = 1 << 14;
-/// Exit flag: the position must capture (its WDL entry is "don't care").
-const CAPTURE: u16 = 0x8000;
 /// zstd levels: WDL files are small and read often, DTW files are large.
 const WDL_LEVEL: i32 = 19;
 const DTW_LEVEL: i32 = 9;
-
-/// Settled values in memory: 0 = not settled, else the DTW code + 1.
-#[inline(always)]
-fn packed(v: Dtw) -> u16 {
-    v.code() + 1
-}
-
-#[inline(always)]
-fn unpacked(p: u16) -> Dtw {
-    Dtw::from_code(p - 1)
-}
 
 /// The placement of a position, turned round when Black is to move, and its material.
 pub(crate) fn normalize(pos: &Position) -> (Material, Placement) {
@@ -251,18 +226,27 @@ pub struct JobSummary {
     pub skipped: bool,
     /// The process's peak memory while the job ran, where the system measures it.
     pub peak: Option<Bytes>,
+    /// Sub-slices the job was solved in (0: solved whole).
+    pub sub_slices: usize,
 }
 
 /// Generates every slice of 2..=`pieces` pieces into `dir`, skipping finished jobs. Refuses
-/// before the first job when any job still to do needs more than `budget`.
+/// before the first job when any job still to do fits the limits (a budget, or a budget and a
+/// sub-slice size) in no layout.
 pub fn generate_all(
     variant: Variant,
     pieces: u32,
     dir: &Path,
     report: Report,
-    budget: Bytes,
+    limits: impl Into<Limits>,
 ) -> Result<Vec<JobSummary>, TbError> {
-    run_jobs(variant, dir, Material::jobs_up_to(pieces), report, budget)
+    run_jobs(
+        variant,
+        dir,
+        Material::jobs_up_to(pieces),
+        report,
+        limits.into(),
+    )
 }
 
 /// Generates one job when the slices it depends on are present (a single-slice job for
@@ -272,7 +256,7 @@ pub fn generate_job(
     job: Material,
     dir: &Path,
     report: Report,
-    budget: Bytes,
+    limits: impl Into<Limits>,
 ) -> Result<JobSummary, TbError> {
     let job = job.job();
     let missing: Vec<String> = job
@@ -288,7 +272,7 @@ pub fn generate_job(
             dir: dir.to_path_buf(),
         });
     }
-    let mut done = run_jobs(variant, dir, vec![job], report, budget)?;
+    let mut done = run_jobs(variant, dir, vec![job], report, limits.into())?;
     Ok(done.remove(0))
 }
 
@@ -298,7 +282,7 @@ pub fn generate_with_dependencies(
     job: Material,
     dir: &Path,
     report: Report,
-    budget: Bytes,
+    limits: impl Into<Limits>,
 ) -> Result<Vec<JobSummary>, TbError> {
     let mut needed = vec![job.job()];
     let mut i = 0;
@@ -312,26 +296,29 @@ pub fn generate_with_dependencies(
     }
     let mut order = Material::jobs_up_to(job.pieces());
     order.retain(|j| needed.contains(j));
-    run_jobs(variant, dir, order, report, budget)
+    run_jobs(variant, dir, order, report, limits.into())
 }
 
 /// Runs jobs in the given (dependency) order, creating the directory first, once every job
-/// still to do is known to fit in `budget`.
+/// still to do is known to fit the limits.
 fn run_jobs(
     variant: Variant,
     dir: &Path,
     jobs: Vec<Material>,
     report: Report,
-    budget: Bytes,
+    limits: Limits,
 ) -> Result<Vec<JobSummary>, TbError> {
     let pending: Vec<Material> = jobs
         .iter()
         .copied()
         .filter(|&j| !job_done(variant, dir, j))
         .collect();
-    let over = memory::over_budget(variant, &pending, budget);
+    let over = memory::over_budget(variant, &pending, limits);
     if !over.is_empty() {
-        return Err(TbError::OverBudget { budget, jobs: over });
+        return Err(TbError::OverBudget {
+            budget: limits.budget,
+            jobs: over,
+        });
     }
     std::fs::create_dir_all(dir).map_err(|e| TbError::Io {
         path: dir.to_path_buf(),
@@ -341,438 +328,250 @@ fn run_jobs(
     fs::remove_stale_temporaries(dir);
     let mut store = Store::new(variant, dir);
     jobs.into_iter()
-        .map(|job| run_job(&mut store, job, report))
+        .map(|job| run_job(&mut store, job, report, limits))
         .collect()
 }
 
-fn run_job(store: &mut Store, job: Material, report: Report) -> Result<JobSummary, TbError> {
+fn run_job(
+    store: &mut Store,
+    job: Material,
+    report: Report,
+    limits: Limits,
+) -> Result<JobSummary, TbError> {
     let variant = store.variant;
     let dir = store.dir.clone();
-    let g = variant.geometry();
-    let materials: Vec<Material> = if job.partner() == job {
-        vec![job]
-    } else {
-        vec![job, job.partner()]
-    };
-    let positions: u64 = materials.iter().map(|&m| Indexer::new(g, m).size()).sum();
+    let ixs = memory::job_slices(variant, job);
+    let positions: u64 = ixs.iter().map(Indexer::size).sum();
     if job_done(variant, &dir, job) {
         return Ok(JobSummary {
             job,
             positions,
             skipped: true,
             peak: None,
+            sub_slices: 0,
         });
     }
+    let (layout, _) = memory::layout(variant, job, limits).map_err(|need| TbError::OverBudget {
+        budget: limits.budget,
+        jobs: vec![need],
+    })?;
     memory::reset_peak();
-    let needed: Vec<Material> = materials
+    let needed: Vec<Material> = ixs
         .iter()
-        .flat_map(|m| m.successors())
+        .flat_map(|ix| ix.material().successors())
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
     store.hold(&needed)?;
-    let label = materials
+    let label = ixs
         .iter()
-        .map(|m| m.to_string())
+        .map(|ix| ix.material().to_string())
         .collect::<Vec<_>>()
         .join(" ");
     let progress = Progress::start(report, &label, 2 * positions);
-    let solved = with_rules!(variant, R => solve::<R>(store, &materials, &progress));
-    let built: Vec<_> = solved
+    let mut resumed = 0;
+    let (tables, sub_slices) = match layout {
+        Layout::Whole => {
+            let codes = solve_part(store, &ixs, &Part::whole(&ixs), None, &progress);
+            let mut at = 0;
+            let tables = ixs
+                .iter()
+                .map(|ix| {
+                    let n = ix.size() as usize;
+                    at += n;
+                    files(variant, ix.material(), &codes[at - n..at])
+                })
+                .collect::<Vec<_>>();
+            (tables, 0)
+        }
+        Layout::SubSlices { cap } => {
+            // A resumed run keeps the plan of the run it takes up, when that still fits.
+            let cap = subslice::recorded_cap(&dir, job)
+                .filter(|&c| c <= cap)
+                .unwrap_or(cap);
+            let parts = subslice::plan(variant.geometry(), &ixs, cap)
+                .expect("the layout's sub-slices are at least as large as a placement of the men");
+            let mut scratch = Scratch::open(variant, &dir, job, &ixs, parts.len(), cap)?;
+            resumed = scratch.done();
+            for part in &parts[..scratch.done()] {
+                progress.inc(2 * part.positions());
+            }
+            for part in &parts[scratch.done()..] {
+                let codes = solve_part(store, &ixs, part, Some(scratch.values()), &progress);
+                scratch.finish(part, &codes)?;
+            }
+            let tables = ixs
+                .iter()
+                .zip(scratch.values())
+                .map(|(ix, codes)| files(variant, ix.material(), codes))
+                .collect::<Vec<_>>();
+            (tables, parts.len())
+        }
+    };
+    let longest = tables
         .iter()
-        .map(|(m, codes, captures)| (*m, files(variant, *m, codes, captures)))
-        .collect();
-    drop(solved);
-    let longest = built
-        .iter()
-        .map(|b| (b.1).0.0.longest_win)
+        .map(|t| t.dtw.0.longest_win)
         .max()
         .unwrap_or(0);
-    for (m, (dtw, _)) in &built {
-        fs::write_atomic(&table_path(&dir, *m, TableKind::Dtw), &dtw.1)?;
+    for t in &tables {
+        fs::write_atomic(&table_path(&dir, t.material, TableKind::Dtw), &t.dtw.1)?;
     }
     // WDL files last, the job's own last of all: it is the file a scheduler waits for.
-    for (m, (_, wdl)) in built.iter().rev() {
-        fs::write_atomic(&table_path(&dir, *m, TableKind::Wdl), &wdl.1)?;
+    for t in tables.iter().rev() {
+        fs::write_atomic(&table_path(&dir, t.material, TableKind::Wdl), &t.wdl.1)?;
+    }
+    if sub_slices > 0 {
+        subslice::remove_scratch(&dir, job);
     }
     let peak = memory::peak();
     let peak_text = peak.map_or(String::new(), |p| format!(", peak memory {p}"));
+    let cut = match (sub_slices, resumed) {
+        (0, _) => String::new(),
+        (n, 0) => format!(", {n} sub-slices"),
+        (n, r) => format!(", {n} sub-slices (resumed after {r})"),
+    };
     progress.finish(&format!(
-        "{positions} positions, longest win {longest} plies{peak_text}"
+        "{positions} positions, longest win {longest} plies{cut}{peak_text}"
     ));
     Ok(JobSummary {
         job,
         positions,
         skipped: false,
         peak,
+        sub_slices,
     })
 }
 
-/// Header and file image of the DTW and the WDL table of a solved slice.
-fn files(
-    variant: Variant,
-    m: Material,
-    codes: &[u16],
-    captures: &[bool],
-) -> ((Header, Vec<u8>), (Header, Vec<u8>)) {
-    let (mut wins, mut draws, mut losses, mut longest) = (0u64, 0u64, 0u64, 0u32);
-    let mut max_code = 0u16;
-    for &c in codes {
-        max_code = max_code.max(c);
-        match Dtw::from_code(c) {
-            Dtw::Win(p) => {
-                wins += 1;
-                longest = longest.max(p);
-            }
-            Dtw::Draw => draws += 1,
-            Dtw::Loss(_) => losses += 1,
-        }
+/// Solves one part of a job with the rules of its variant.
+fn solve_part(
+    store: &Store,
+    ixs: &[Indexer],
+    part: &Part,
+    finished: Option<Vec<&[u16]>>,
+    progress: &Progress,
+) -> Vec<u16> {
+    let job = Job {
+        variant: store.variant,
+        store,
+        ixs,
+        finished,
+    };
+    with_rules!(store.variant, R => solve::solve::<R>(&job, part, progress))
+}
+
+/// The two table files of a solved slice, as headers and file images.
+struct Tables {
+    material: Material,
+    dtw: (Header, Vec<u8>),
+    wdl: (Header, Vec<u8>),
+}
+
+/// Builds the DTW and the WDL table of a slice from its values (DTW codes, the top bit marking
+/// positions that must capture), a block at a time.
+fn files(variant: Variant, m: Material, codes: &[u16]) -> Tables {
+    #[derive(Default)]
+    struct Counts {
+        wins: u64,
+        draws: u64,
+        losses: u64,
+        longest: u32,
+        max_code: u16,
     }
+    let counts = codes
+        .par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut c = Counts::default();
+            for &v in chunk {
+                let v = v & !CAPTURE;
+                c.max_code = c.max_code.max(v);
+                match Dtw::from_code(v) {
+                    Dtw::Win(p) => {
+                        c.wins += 1;
+                        c.longest = c.longest.max(p);
+                    }
+                    Dtw::Draw => c.draws += 1,
+                    Dtw::Loss(_) => c.losses += 1,
+                }
+            }
+            c
+        })
+        .reduce(Counts::default, |a, b| Counts {
+            wins: a.wins + b.wins,
+            draws: a.draws + b.draws,
+            losses: a.losses + b.losses,
+            longest: a.longest.max(b.longest),
+            max_code: a.max_code.max(b.max_code),
+        });
     let header = |kind: TableKind, entry_bits: u8| Header {
         kind,
         variant,
         material: m,
         entry_bits,
         positions: codes.len() as u64,
-        wins,
-        draws,
-        losses,
-        longest_win: longest,
+        wins: counts.wins,
+        draws: counts.draws,
+        losses: counts.losses,
+        longest_win: counts.longest,
         block_positions: kind.block_positions(),
         block_count: 0,
         payload_len: 0,
         checksum: 0,
     };
-    let dtw_bits = if max_code <= u8::MAX as u16 { 8 } else { 16 };
-    let block = TableKind::Dtw.block_positions() as usize;
-    let mut raw: Vec<u8> = if dtw_bits == 8 {
-        codes.iter().map(|&c| c as u8).collect()
+    let dtw_bits = if counts.max_code <= u8::MAX as u16 {
+        8
     } else {
-        codes.iter().flat_map(|c| c.to_le_bytes()).collect()
+        16
     };
-    raw.resize(
-        codes.len().div_ceil(block) * block * dtw_bits as usize / 8,
-        0,
-    );
     let h = header(TableKind::Dtw, dtw_bits);
-    let dtw = (h.clone(), format::build(h, &raw, DTW_LEVEL));
+    let block = h.block_positions as usize;
+    let raw_len = h.raw_block_len();
+    let dtw_image = format::build_blocks(h.clone(), DTW_LEVEL, |i| {
+        let from = (i * block).min(codes.len());
+        let chunk = &codes[from..((i + 1) * block).min(codes.len())];
+        let mut raw: Vec<u8> = if dtw_bits == 8 {
+            chunk.iter().map(|&c| (c & !CAPTURE) as u8).collect()
+        } else {
+            chunk
+                .iter()
+                .flat_map(|&c| (c & !CAPTURE).to_le_bytes())
+                .collect()
+        };
+        raw.resize(raw_len, 0);
+        raw
+    });
+    let dtw = (h, dtw_image);
 
     // Capture positions are resolved by search when probed, so their WDL entry may be anything:
     // repeating the last value keeps runs long and the blocks small.
-    let block = TableKind::Wdl.block_positions() as usize;
-    let mut packed = vec![0u8; codes.len().div_ceil(block) * block / 4];
-    let mut last = format::WDL_DRAW;
-    for (i, (&c, &capture)) in codes.iter().zip(captures).enumerate() {
-        if !capture {
-            last = match Dtw::from_code(c) {
-                Dtw::Win(_) => format::WDL_WIN,
-                Dtw::Draw => format::WDL_DRAW,
-                Dtw::Loss(_) => format::WDL_LOSS,
-            };
-        }
-        packed[i / 4] |= last << (2 * (i % 4));
-    }
+    let wdl_of = |c: u16| match Dtw::from_code(c & !CAPTURE) {
+        Dtw::Win(_) => format::WDL_WIN,
+        Dtw::Draw => format::WDL_DRAW,
+        Dtw::Loss(_) => format::WDL_LOSS,
+    };
     let h = header(TableKind::Wdl, 2);
-    let wdl = (h.clone(), format::build(h, &packed, WDL_LEVEL));
-    (dtw, wdl)
-}
-
-/// One slice being solved. A position's state word holds its settled value (low 16 bits, 0 while
-/// unsettled) and its count of unrefuted moves inside the job (next 8 bits), so that the update
-/// of a predecessor touches one word.
-struct Work {
-    ix: Indexer,
-    state: Vec<AtomicU32>,
-    exit: Vec<u16>,
-}
-
-const LEFT_ONE: u32 = 1 << 16;
-
-#[inline(always)]
-fn value_of(state: u32) -> u16 {
-    state as u16
-}
-
-#[inline(always)]
-fn left_of(state: u32) -> u32 {
-    (state >> 16) & 0xFF
-}
-
-/// Solves the slices of one job; returns per slice its DTW codes and which positions capture.
-fn solve<R: RuleSet>(
-    store: &Store,
-    materials: &[Material],
-    progress: &Progress,
-) -> Vec<(Material, Vec<u16>, Vec<bool>)> {
-    let variant = store.variant;
-    let g = R::RULES.geometry;
-    let mut work: Vec<Work> = materials
-        .iter()
-        .map(|&m| {
-            let ix = Indexer::new(g, m);
-            let n = ix.size() as usize;
-            Work {
-                ix,
-                state: (0..n).map(|_| AtomicU32::new(0)).collect(),
-                exit: vec![0; n],
+    let block = h.block_positions as usize;
+    let raw_len = h.raw_block_len();
+    let wdl_image = format::build_blocks(h.clone(), WDL_LEVEL, |i| {
+        let from = (i * block).min(codes.len());
+        let chunk = &codes[from..((i + 1) * block).min(codes.len())];
+        // The value a block starts repeating: the last one before it that is not a capture.
+        let mut last = codes[..from]
+            .iter()
+            .rev()
+            .find(|&&c| c & CAPTURE == 0)
+            .map_or(format::WDL_DRAW, |&c| wdl_of(c));
+        let mut packed = vec![0u8; raw_len];
+        for (j, &c) in chunk.iter().enumerate() {
+            if c & CAPTURE == 0 {
+                last = wdl_of(c);
             }
-        })
-        .collect();
-
-    // Seed: exits and move counts.
-    let mut deepest_exit = 0u32;
-    for w in &mut work {
-        let ix = &w.ix;
-        let state = &w.state;
-        let deepest = AtomicU64::new(0);
-        w.exit
-            .par_chunks_mut(CHUNK)
-            .enumerate()
-            .for_each(|(c, exits)| {
-                let start = (c * CHUNK) as u64;
-                let mut walker = Walker::new(ix, start);
-                let mut list = MoveList::new();
-                let mut chunk_deepest = 0;
-                for (j, exit) in exits.iter_mut().enumerate() {
-                    let pos = position_of(variant, walker.placement());
-                    let (e, n) = seed::<R>(store, &pos, &mut list);
-                    *exit = e;
-                    // With no move inside the job the exit is the value.
-                    let settled = if n == 0 { e & !CAPTURE } else { 0 };
-                    state[start as usize + j].store((n as u32) << 16 | settled as u32, Relaxed);
-                    if e != 0 {
-                        chunk_deepest = chunk_deepest.max(unpacked(e & !CAPTURE).plies());
-                    }
-                    walker.advance();
-                }
-                deepest.fetch_max(chunk_deepest as u64, Relaxed);
-                progress.inc(exits.len() as u64);
-            });
-        deepest_exit = deepest_exit.max(deepest.into_inner() as u32);
-    }
-
-    // Levels.
-    let pairs: Vec<(usize, usize)> = if work.len() == 1 {
-        vec![(0, 0)]
-    } else {
-        vec![(0, 1), (1, 0)]
-    };
-    let mut level = 0u32;
-    loop {
-        for w in &work {
-            settle_exits(w, level);
+            packed[j / 4] |= last << (2 * (j % 4));
         }
-        let mut frontier = 0u64;
-        for &(from, to) in &pairs {
-            frontier += propagate::<R>(variant, &work[from], &work[to], level, progress);
-        }
-        if frontier == 0 && level > deepest_exit {
-            break;
-        }
-        level += 1;
-    }
-
-    work.into_iter()
-        .map(|w| {
-            let mut drawn = 0u64;
-            let codes: Vec<u16> = w
-                .state
-                .into_iter()
-                .map(|v| match value_of(v.into_inner()) {
-                    0 => {
-                        drawn += 1;
-                        Dtw::Draw.code()
-                    }
-                    v => v - 1,
-                })
-                .collect();
-            progress.inc(drawn);
-            let captures = w.exit.iter().map(|&e| e & CAPTURE != 0).collect();
-            (w.ix.material(), codes, captures)
-        })
-        .collect()
-}
-
-/// A position's exit (best value among moves that leave the job, with the capture flag) and the
-/// number of its moves that stay in the job.
-#[inline]
-fn seed<R: RuleSet>(store: &Store, pos: &Position, list: &mut MoveList) -> (u16, u8) {
-    movegen::generate::<R>(pos, list);
-    if list.is_empty() {
-        return (packed(Dtw::Loss(0)), 0);
-    }
-    let top = R::RULES.geometry.top_row;
-    let capture = list.as_slice()[0].is_capture();
-    let mut best: Option<Dtw> = None;
-    let mut inside = 0u8;
-    for mv in list.iter() {
-        let promotes = pos.kings & (1u64 << mv.from) == 0 && (1u64 << mv.to) & top != 0;
-        if capture || promotes {
-            let v = store.value(&movegen::make::<R>(pos, mv)).before();
-            if best.is_none_or(|b| v.preference() > b.preference()) {
-                best = Some(v);
-            }
-        } else {
-            inside += 1;
-        }
-    }
-    let exit = best.map_or(0, packed);
-    if capture {
-        (exit | CAPTURE, 0)
-    } else {
-        (exit, inside)
-    }
-}
-
-/// Settles the positions whose exit is worth `level`: a win always, a loss once no move inside
-/// the job is left.
-fn settle_exits(w: &Work, level: u32) {
-    w.state
-        .par_chunks(CHUNK)
-        .zip(w.exit.par_chunks(CHUNK))
-        .for_each(|(states, exits)| {
-            for (state, &e) in states.iter().zip(exits) {
-                let s = state.load(Relaxed);
-                if e == 0 || value_of(s) != 0 {
-                    continue;
-                }
-                let done = match unpacked(e) {
-                    Dtw::Win(p) => p == level,
-                    Dtw::Loss(p) => p == level && left_of(s) == 0,
-                    Dtw::Draw => false,
-                };
-                if done {
-                    state.store(s | e as u32, Relaxed);
-                }
-            }
-        });
-}
-
-/// Updates the predecessors (in `to`) of every position of `from` settled at `level` with a win
-/// or a loss. Returns how many positions were on that level.
-fn propagate<R: RuleSet>(
-    variant: Variant,
-    from: &Work,
-    to: &Work,
-    level: u32,
-    progress: &Progress,
-) -> u64 {
-    // Wins take an odd number of plies and losses an even number, so a level holds one kind.
-    let losing_level = level.is_multiple_of(2);
-    let here = packed(if losing_level {
-        Dtw::Loss(level)
-    } else {
-        Dtw::Win(level)
+        packed
     });
-    let win_next = packed(Dtw::Win(level + 1));
-    let loss_next = packed(Dtw::Loss(level + 1));
-    let settled = AtomicU64::new(0);
-    from.state
-        .par_chunks(CHUNK)
-        .enumerate()
-        .for_each(|(c, states)| {
-            let start = (c * CHUNK) as u64;
-            let mut walker: Option<(Walker<'_>, u64)> = None;
-            let mut count = 0u64;
-            for (j, s) in states.iter().enumerate() {
-                if value_of(s.load(Relaxed)) != here {
-                    continue;
-                }
-                count += 1;
-                let index = start + j as u64;
-                let p = match &mut walker {
-                    Some((w, at)) if index - *at < 64 => {
-                        while *at < index {
-                            w.advance();
-                            *at += 1;
-                        }
-                        w.placement()
-                    }
-                    _ => {
-                        let w = Walker::new(&from.ix, index);
-                        let p = w.placement();
-                        walker = Some((w, index));
-                        p
-                    }
-                };
-                predecessors::<R>(variant, p, |q| {
-                    let i = to.ix.rank(q) as usize;
-                    let state = &to.state[i];
-                    if value_of(state.load(Relaxed)) != 0 {
-                        return;
-                    }
-                    // Only one kind of write happens on a level, so these need no retry loop:
-                    // on a losing level every writer sets the same win; on a winning level only
-                    // the update that uses up the last move settles the position.
-                    if losing_level {
-                        state.fetch_or(win_next as u32, Relaxed);
-                        return;
-                    }
-                    if left_of(state.fetch_sub(LEFT_ONE, Relaxed)) != 1 {
-                        return;
-                    }
-                    let e = to.exit[i];
-                    let settle = match e {
-                        0 => loss_next,
-                        e => match unpacked(e) {
-                            Dtw::Win(_) => return,
-                            Dtw::Draw => e,
-                            Dtw::Loss(p) if p <= level + 1 => loss_next,
-                            Dtw::Loss(_) => return,
-                        },
-                    };
-                    state.fetch_or(settle as u32, Relaxed);
-                });
-            }
-            settled.fetch_add(count, Relaxed);
-            progress.inc(count);
-        });
-    settled.into_inner()
-}
-
-/// Calls `f` with every position (turned round, so its side to move plays up) from which the
-/// opponent of `p`'s side to move reached `p` with a simple move that is legal there: a move
-/// back by one of its men or kings that leaves a position where it had no capture.
-#[inline]
-fn predecessors<R: RuleSet>(variant: Variant, p: Placement, mut f: impl FnMut(Placement)) {
-    let g = R::RULES.geometry;
-    let empty = g.board & !(p.us | p.them);
-    let us = g.flip(p.us);
-    let mut visit = |them: u64, kings: u64| {
-        let q = Placement {
-            us: g.flip(them),
-            them: us,
-            kings: g.flip(kings),
-        };
-        // Checking the capture here is cheaper than the memory access it saves.
-        if !movegen::has_capture::<R>(&position_of(variant, q)) {
-            f(q);
-        }
-    };
-    let mut men = p.them & !p.kings;
-    while men != 0 {
-        let bit = men & men.wrapping_neg();
-        men &= men - 1;
-        for &d in movegen::forward(Color::Black) {
-            let back = g.shift(bit, crate::rules::geometry::REVERSE[d]) & empty;
-            if back != 0 {
-                visit(p.them ^ bit ^ back, p.kings);
-            }
-        }
-    }
-    let mut kings = p.them & p.kings;
-    while kings != 0 {
-        let bit = kings & kings.wrapping_neg();
-        kings &= kings - 1;
-        for d in movegen::DIAGONALS {
-            let mut back = g.shift(bit, d) & empty;
-            while back != 0 {
-                visit(p.them ^ bit ^ back, p.kings ^ bit ^ back);
-                if !R::RULES.flying_kings {
-                    break;
-                }
-                back = g.shift(back, d) & empty;
-            }
-        }
+    Tables {
+        material: m,
+        dtw,
+        wdl: (h, wdl_image),
     }
 }

@@ -7,6 +7,10 @@
 //! it (a man never stands on its promotion row; kings go on whatever squares the men left). The
 //! number of the side to move's men on its back row selects a block, because it decides how many
 //! squares the opponent's men can use.
+//!
+//! Because the men rank before the kings, the positions of one placement of the men are one
+//! range of the index ([`MenRange`]): a job can be solved a placement of the men at a time, in
+//! the order in which men advance, without another index.
 
 use crate::rules::geometry::Geometry;
 use crate::tablebase::material::Material;
@@ -50,6 +54,29 @@ struct Block {
     count: [u32; GROUPS],
     /// Squares open to each group.
     room: [u32; GROUPS],
+}
+
+impl Block {
+    /// Positions with one placement of the men: the placements of the kings.
+    fn kings(&self) -> u64 {
+        binomial(self.room[3], self.count[3]) * binomial(self.room[4], self.count[4])
+    }
+
+    /// Placements of the men in the block.
+    fn men(&self) -> u64 {
+        (0..3)
+            .map(|g| binomial(self.room[g], self.count[g]))
+            .product()
+    }
+}
+
+/// The positions of one placement of the men: `len` numbers from `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MenRange {
+    /// The first position.
+    pub start: u64,
+    /// How many positions (the placements of the kings).
+    pub len: u64,
 }
 
 /// Ranks and unranks the positions of one material on one board.
@@ -173,6 +200,37 @@ impl Indexer {
             taken |= group;
         }
         block.start + index
+    }
+
+    /// Every placement of the men, as its range of positions, in index order.
+    pub fn men_ranges(&self) -> impl Iterator<Item = MenRange> + '_ {
+        self.blocks.iter().flat_map(|b| {
+            let len = b.kings();
+            (0..b.men()).map(move |k| MenRange {
+                start: b.start + k * len,
+                len,
+            })
+        })
+    }
+
+    /// The most positions one placement of the men has.
+    pub fn largest_men_range(&self) -> u64 {
+        self.blocks.iter().map(Block::kings).max().unwrap_or(0)
+    }
+
+    /// The range of the positions whose men stand where `p`'s do.
+    pub fn men_range(&self, p: Placement) -> MenRange {
+        let index = self.rank(p);
+        let b = self
+            .blocks
+            .iter()
+            .rfind(|b| b.start <= index)
+            .expect("the first block starts at 0");
+        let len = b.kings();
+        MenRange {
+            start: b.start + (index - b.start) / len * len,
+            len,
+        }
     }
 
     /// The placement numbered `index` (which must be below [`size`](Self::size)).
@@ -450,6 +508,28 @@ mod tests {
         assert_eq!(total(2), 6_972);
         assert_eq!(total(3), 261_224);
         assert_eq!(total(4), 7_092_774);
+    }
+
+    #[test]
+    fn the_men_ranges_tile_the_index_and_hold_one_placement_of_the_men_each() {
+        for (g, max) in [(&BOARD8, 4), (&BOARD10, 4)] {
+            for m in Material::all_up_to(max) {
+                let ix = Indexer::new(g, m);
+                let mut next = 0;
+                for r in ix.men_ranges() {
+                    assert_eq!(r.start, next, "{m}");
+                    let first = ix.unrank(r.start);
+                    let men = |p: Placement| (p.us & !p.kings, p.them & !p.kings);
+                    for i in [r.start, r.start + r.len / 2, r.start + r.len - 1] {
+                        let p = ix.unrank(i);
+                        assert_eq!(men(p), men(first), "{m}: position {i}");
+                        assert_eq!(ix.men_range(p), r, "{m}: position {i}");
+                    }
+                    next += r.len;
+                }
+                assert_eq!(next, ix.size(), "{m}");
+            }
+        }
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The memory a generation may use: the budget (`tb generate --memory`), what each job needs,
-//! and the peak it reached.
+//! how a job is laid out to fit (whole, or in sub-slices), and the peak it reached.
 //!
-//! A job holds, while it solves, six bytes a position of its own (four of state, two of exit
-//! value) and two bytes a position of every finished slice its captures and promotions reach
-//! (their DTW codes); when it turns a slice's state into values, that slice's codes and capture
-//! flags (three bytes a position) are made while the state is still there. Planning against the budget before the first job starts means a run that
-//! cannot fit says so at once, with the figures, instead of swapping hours into the work.
+//! A job solved whole holds six bytes a position of its own (four of state, two of exit value);
+//! one solved in sub-slices holds that for its largest sub-slice only, its finished values being
+//! in a mapped scratch file the system may write out. Either holds two bytes a position of every
+//! finished slice its captures and promotions reach (their DTW codes) and, while it writes its
+//! tables, their compressed images (counted as one byte a position of its larger slice).
+//! Planning against the budget before the first job starts means a run that cannot fit says so
+//! at once, with the figures, instead of swapping hours into the work.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -16,8 +18,8 @@ use crate::tablebase::material::Material;
 
 /// Bytes a position of the job itself takes while it is solved.
 const JOB_BYTES: u64 = 6;
-/// Bytes a position of the slice being turned into values takes on top.
-const OUT_BYTES: u64 = 3;
+/// Bytes a position of the larger slice takes on top while the tables are written.
+const OUT_BYTES: u64 = 1;
 /// Bytes a position of a finished slice the job reads takes.
 const HELD_BYTES: u64 = 2;
 /// The rest of the process: the program, thread stacks, file images being written.
@@ -86,32 +88,115 @@ pub struct Need {
     pub bytes: Bytes,
 }
 
-/// The memory `job` needs in `variant`.
-pub fn need(variant: Variant, job: Material) -> Need {
+/// The slices of a job: its material and, when that is another material, its partner.
+pub fn job_slices(variant: Variant, job: Material) -> Vec<Indexer> {
     let g = variant.geometry();
     let job = job.job();
-    let mut slices = vec![job];
+    let mut slices = vec![Indexer::new(g, job)];
     if job.partner() != job {
-        slices.push(job.partner());
+        slices.push(Indexer::new(g, job.partner()));
     }
-    let sizes: Vec<u64> = slices.iter().map(|&m| Indexer::new(g, m).size()).collect();
-    let positions: u64 = sizes.iter().sum();
-    let largest = sizes.iter().copied().max().unwrap_or(0);
-    let reached: BTreeSet<Material> = slices.iter().flat_map(|m| m.successors()).collect();
+    slices
+}
+
+/// The memory `job` needs in `variant` solved whole.
+pub fn need(variant: Variant, job: Material) -> Need {
+    need_solving(variant, job, None)
+}
+
+/// The memory `job` needs with `solved` positions in memory at once (all of them when `None`).
+fn need_solving(variant: Variant, job: Material, solved: Option<u64>) -> Need {
+    let g = variant.geometry();
+    let job = job.job();
+    let slices = job_slices(variant, job);
+    let positions: u64 = slices.iter().map(Indexer::size).sum();
+    let largest = slices.iter().map(Indexer::size).max().unwrap_or(0);
+    let reached: BTreeSet<Material> = slices
+        .iter()
+        .flat_map(|ix| ix.material().successors())
+        .collect();
     let held: u64 = reached.iter().map(|&m| Indexer::new(g, m).size()).sum();
+    let solved = solved.unwrap_or(positions);
     Need {
         job,
         positions,
         held,
-        bytes: Bytes(JOB_BYTES * positions + OUT_BYTES * largest + HELD_BYTES * held + OVERHEAD),
+        bytes: Bytes(JOB_BYTES * solved + OUT_BYTES * largest + HELD_BYTES * held + OVERHEAD),
     }
 }
 
-/// The jobs among `jobs` that need more than `budget`.
-pub fn over_budget(variant: Variant, jobs: &[Material], budget: Bytes) -> Vec<Need> {
+/// The memory limits of a generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The most memory a job may use.
+    pub budget: Bytes,
+    /// Cut every job with men into sub-slices of at most this many positions (or its smallest
+    /// possible sub-slice, when that is larger), even when it fits whole. Without it only the
+    /// jobs over the budget are cut.
+    pub split: Option<u64>,
+}
+
+impl From<Bytes> for Limits {
+    fn from(budget: Bytes) -> Limits {
+        Limits {
+            budget,
+            split: None,
+        }
+    }
+}
+
+/// How a job is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// All its positions at once.
+    Whole,
+    /// In sub-slices of at most `cap` positions, by where the men stand.
+    SubSlices {
+        /// The most positions of one sub-slice.
+        cap: u64,
+    },
+}
+
+/// How `job` is solved within `limits`, and what it then needs; or, when it fits in no way,
+/// what its smallest layout would need.
+pub fn layout(variant: Variant, job: Material, limits: Limits) -> Result<(Layout, Need), Need> {
+    let whole = need(variant, job);
+    // A placement of the men and its twin with the other side to move is the least a sub-slice
+    // can hold: one range of each slice (two of the job's one slice when it is its own partner).
+    let slices = job_slices(variant, job);
+    let pair: u64 = if slices.len() == 2 {
+        slices.iter().map(Indexer::largest_men_range).sum()
+    } else {
+        2 * slices[0].largest_men_range()
+    };
+    let can_split = job.total_men() > 0;
+    let split = |cap: u64| {
+        let n = need_solving(variant, job, Some(cap));
+        (n.bytes <= limits.budget).then_some((Layout::SubSlices { cap }, n))
+    };
+    if let (Some(cap), true) = (limits.split, can_split) {
+        let cap = cap.max(pair);
+        return split(cap).ok_or_else(|| need_solving(variant, job, Some(cap)));
+    }
+    if whole.bytes <= limits.budget {
+        return Ok((Layout::Whole, whole));
+    }
+    if !can_split {
+        return Err(whole);
+    }
+    // As large as the budget allows: fewer sub-slices, fewer passes.
+    let fixed = need_solving(variant, job, Some(0)).bytes.0;
+    let cap = limits.budget.0.saturating_sub(fixed) / JOB_BYTES;
+    if cap < pair {
+        return Err(need_solving(variant, job, Some(pair)));
+    }
+    split(cap).ok_or_else(|| need_solving(variant, job, Some(pair)))
+}
+
+/// The jobs among `jobs` that fit `limits` in no layout, with what their smallest layout needs.
+pub fn over_budget(variant: Variant, jobs: &[Material], limits: Limits) -> Vec<Need> {
     jobs.iter()
-        .map(|&j| need(variant, j))
-        .filter(|n| n.bytes > budget)
+        .filter_map(|&j| layout(variant, j, limits).err())
         .collect()
 }
 
@@ -177,7 +262,7 @@ mod tests {
     }
 
     #[test]
-    fn a_job_needs_six_bytes_a_position_three_for_its_larger_slice_and_two_for_what_it_reads() {
+    fn a_job_needs_six_bytes_a_position_one_for_its_larger_slice_and_two_for_what_it_reads() {
         let g = Variant::International.geometry();
         let job: Material = "kk-k".parse().expect("material");
         let n = need(Variant::International, job);
@@ -189,26 +274,54 @@ mod tests {
         // Two kings against one reach one king against one (a capture) and nothing else.
         let kk = Indexer::new(g, "k-k".parse().expect("material")).size();
         assert_eq!(n.held, kk);
-        assert_eq!(
-            n.bytes,
-            Bytes(6 * (a + b) + 3 * a.max(b) + 2 * kk + OVERHEAD)
-        );
+        assert_eq!(n.bytes, Bytes(6 * (a + b) + a.max(b) + 2 * kk + OVERHEAD));
     }
 
     #[test]
-    fn the_largest_six_piece_jobs_are_named_with_their_figures() {
+    fn jobs_over_the_budget_are_cut_into_sub_slices_and_kings_alone_stay_whole() {
+        let v = Variant::International;
+        let budget = Bytes(12 << 30);
         let jobs = Material::jobs_up_to(6);
-        let over = over_budget(Variant::International, &jobs, Bytes(12 << 30));
-        let names: Vec<String> = over.iter().map(|n| n.job.to_string()).collect();
-        assert!(names.contains(&"kkm-kkm".to_string()), "{names:?}");
-        // Every five-piece job fits in 12 GiB, as today's generation shows.
-        assert!(over.iter().all(|n| n.job.pieces() == 6), "{names:?}");
-        let five = over_budget(
-            Variant::International,
-            &Material::jobs_up_to(5),
-            Bytes(2 << 30),
+        // Whole, the largest six-piece jobs do not fit in 12 GiB.
+        let whole_over: Vec<Material> = jobs
+            .iter()
+            .copied()
+            .filter(|&j| need(v, j).bytes > budget)
+            .collect();
+        assert!(whole_over.contains(&"kkm-kkm".parse().expect("material")));
+        // Cut by where the men stand, every one fits, each in sub-slices within the budget.
+        assert!(over_budget(v, &jobs, budget.into()).is_empty());
+        for &job in &whole_over {
+            let (layout, n) = layout(v, job, budget.into()).expect("fits");
+            assert!(matches!(layout, Layout::SubSlices { .. }), "{job}");
+            assert!(n.bytes <= budget, "{job}");
+        }
+        // Kings alone have one placement of the men (none): whole, or not at all.
+        let kings: Material = "kkkk-kk".parse().expect("material");
+        assert_eq!(
+            layout(v, kings, budget.into()).map(|l| l.0),
+            Ok(Layout::Whole)
         );
-        assert!(five.is_empty(), "{five:?}");
+        let tight = Limits {
+            budget: Bytes(need(v, kings).bytes.0 - 1),
+            split: None,
+        };
+        assert_eq!(over_budget(v, &[kings], tight), vec![need(v, kings)]);
+        // A job with men under a budget too small for one placement of its men is refused with
+        // what its smallest sub-slices need.
+        let job: Material = "kkm-kkm".parse().expect("material");
+        let tiny = Limits {
+            budget: Bytes(1 << 30),
+            split: None,
+        };
+        let refused = over_budget(v, &[job], tiny);
+        assert_eq!(refused.len(), 1);
+        assert!(refused[0].bytes > tiny.budget && refused[0].bytes < need(v, job).bytes);
+        // Every five-piece job fits whole in 2 GiB, so none is cut.
+        for job in Material::jobs_up_to(5) {
+            let l = layout(v, job, Bytes(2 << 30).into()).map(|l| l.0);
+            assert_eq!(l, Ok(Layout::Whole), "{job}");
+        }
     }
 
     #[test]

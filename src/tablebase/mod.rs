@@ -18,9 +18,13 @@ pub mod memory;
 pub mod plan;
 pub mod probe;
 pub mod progress;
+mod solve;
+mod subslice;
 pub mod value;
 pub mod verify;
 
+#[cfg(test)]
+mod split_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 
