@@ -143,8 +143,16 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                 .max()
                 .map_or(String::new(), |p| format!(" peak_bytes={}", p.0));
             let sub_slices: usize = made.iter().map(|j| j.sub_slices).sum();
+            // Where jobs were cut, their scratch files are mapped: the private peak is the one
+            // the budget weighs.
+            let private = made
+                .iter()
+                .filter(|j| j.sub_slices > 0)
+                .filter_map(|j| j.private_peak)
+                .max()
+                .map_or(String::new(), |p| format!(" private_peak_bytes={}", p.0));
             outln!(
-                "generated {} jobs ({} already present) positions={positions} sub_slices={sub_slices} time={secs:.1}s rate={:.0}/s{peak} dir={}",
+                "generated {} jobs ({} already present) positions={positions} sub_slices={sub_slices} time={secs:.1}s rate={:.0}/s{peak}{private} dir={}",
                 made.len(),
                 jobs.len() - made.len(),
                 positions as f64 / secs.max(1e-9),

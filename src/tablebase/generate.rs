@@ -226,6 +226,8 @@ pub struct JobSummary {
     pub skipped: bool,
     /// The process's peak memory while the job ran, where the system measures it.
     pub peak: Option<Bytes>,
+    /// The peak of the process's private memory while the job ran (without mapped files).
+    pub private_peak: Option<Bytes>,
     /// Sub-slices the job was solved in (0: solved whole).
     pub sub_slices: usize,
 }
@@ -348,6 +350,7 @@ fn run_job(
             positions,
             skipped: true,
             peak: None,
+            private_peak: None,
             sub_slices: 0,
         });
     }
@@ -356,6 +359,7 @@ fn run_job(
         jobs: vec![need],
     })?;
     memory::reset_peak();
+    let private = memory::PrivatePeak::start();
     let needed: Vec<Material> = ixs
         .iter()
         .flat_map(|ix| ix.material().successors())
@@ -424,7 +428,12 @@ fn run_job(
         subslice::remove_scratch(&dir, job);
     }
     let peak = memory::peak();
-    let peak_text = peak.map_or(String::new(), |p| format!(", peak memory {p}"));
+    let private_peak = private.finish();
+    let peak_text = match (peak, private_peak) {
+        (Some(p), Some(q)) if sub_slices > 0 => format!(", peak memory {p} (private {q})"),
+        (Some(p), _) => format!(", peak memory {p}"),
+        (None, _) => String::new(),
+    };
     let cut = match (sub_slices, resumed) {
         (0, _) => String::new(),
         (n, 0) => format!(", {n} sub-slices"),
@@ -438,6 +447,7 @@ fn run_job(
         positions,
         skipped: false,
         peak,
+        private_peak,
         sub_slices,
     })
 }

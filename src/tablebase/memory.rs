@@ -230,6 +230,42 @@ pub fn peak() -> Option<Bytes> {
     meminfo_field(&status, "VmHWM:").map(Bytes)
 }
 
+/// The peak of the process's private memory (`RssAnon` on Linux: what it allocated, not the
+/// files it maps), sampled every 50 ms from a thread of its own between `start` and `finish`.
+/// A job in sub-slices maps its scratch file, which the system may write out and drop, so its
+/// resident set can be far above what the budget weighs; this is the figure to hold against it.
+pub struct PrivatePeak {
+    stop: std::sync::mpsc::Sender<()>,
+    sampler: std::thread::JoinHandle<Option<u64>>,
+}
+
+impl PrivatePeak {
+    /// Starts sampling.
+    pub fn start() -> PrivatePeak {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let sampler = std::thread::spawn(move || {
+            let mut peak: Option<u64> = None;
+            loop {
+                let now = std::fs::read_to_string("/proc/self/status")
+                    .ok()
+                    .and_then(|s| meminfo_field(&s, "RssAnon:"));
+                peak = peak.max(now);
+                match stopped.recv_timeout(std::time::Duration::from_millis(50)) {
+                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                    _ => return peak,
+                }
+            }
+        });
+        PrivatePeak { stop, sampler }
+    }
+
+    /// Stops sampling; the peak, where the system tells it.
+    pub fn finish(self) -> Option<Bytes> {
+        let _ = self.stop.send(());
+        self.sampler.join().ok().flatten().map(Bytes)
+    }
+}
+
 /// Starts a new peak measurement (Linux: `5` to `/proc/self/clear_refs` resets `VmHWM` to the
 /// memory in use now). Where that is not possible the peak runs on from the process's start.
 pub fn reset_peak() {

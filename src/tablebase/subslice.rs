@@ -54,18 +54,21 @@ pub(crate) struct Part {
     /// Sorted by slice and start (so also by local number).
     segments: Vec<Segment>,
     positions: u64,
+    /// Each slice whole, one segment a slice: a position's number needs no search.
+    whole: bool,
 }
 
 impl Part {
     /// Every position of the job's slices.
     pub fn whole(ixs: &[Indexer]) -> Part {
-        Part::new(
+        let mut part = Part::new(
             ixs.iter()
                 .enumerate()
-                .map(|(slice, ix)| (slice, ix.size()))
-                .map(|(slice, len)| (slice, 0, len))
+                .map(|(slice, ix)| (slice, 0, ix.size()))
                 .collect(),
-        )
+        );
+        part.whole = part.segments.len() == ixs.len();
+        part
     }
 
     fn new(mut ranges: Vec<Range>) -> Part {
@@ -88,6 +91,7 @@ impl Part {
         Part {
             segments,
             positions: local,
+            whole: false,
         }
     }
 
@@ -104,6 +108,9 @@ impl Part {
     /// The part's number of position `index` of slice `slice`, when the part holds it.
     #[inline]
     pub fn local(&self, slice: usize, index: u64) -> Option<u64> {
+        if self.whole {
+            return Some(self.segments[slice].local + index);
+        }
         let i = self
             .segments
             .partition_point(|s| (s.slice, s.start) <= (slice, index));
