@@ -95,6 +95,10 @@ pub(crate) enum TbCommand {
         format: String,
         #[command(flatten)]
         tables: TablesArgs,
+        /// The memory each job may use: a job that does not fit whole is planned in sub-slices,
+        /// and each job is run with this budget [default: every job whole, with what it needs].
+        #[arg(long, value_name = "SIZE")]
+        memory: Option<Bytes>,
     },
 }
 
@@ -253,6 +257,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             tables,
             pieces,
             format,
+            memory,
         } => {
             let (variant, dir) = tables.resolve()?;
             match format.as_str() {
@@ -264,11 +269,12 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                             variant,
                             pieces,
                             &dir,
-                            &program.display().to_string()
-                        )
+                            &program.display().to_string(),
+                            memory
+                        )?
                     );
                 }
-                "json" => out!("{}", tablebase::plan::json(variant, pieces)),
+                "json" => out!("{}", tablebase::plan::json(variant, pieces, memory)?),
                 "slurm" => {
                     let program = std::env::current_exe()?;
                     out!(
@@ -277,8 +283,9 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                             variant,
                             pieces,
                             &dir,
-                            &program.display().to_string()
-                        )
+                            &program.display().to_string(),
+                            memory
+                        )?
                     );
                 }
                 other => anyhow::bail!("unknown plan format {other:?} (make, json or slurm)"),

@@ -4,21 +4,59 @@ use std::fmt::Write;
 use std::path::Path;
 
 use crate::rules::variant::Variant;
+use crate::tablebase::error::TbError;
 use crate::tablebase::format::TableKind;
 use crate::tablebase::index::Indexer;
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
+use crate::tablebase::memory::{self, Bytes, Layout};
+
+/// How each job of `jobs` is laid out and the memory it needs: whole, or, under a budget, in
+/// sub-slices when it does not fit whole. Fails with the jobs that fit the budget in no way.
+fn layouts(
+    variant: Variant,
+    jobs: &[Material],
+    budget: Option<Bytes>,
+) -> Result<Vec<(Layout, u64)>, TbError> {
+    let Some(budget) = budget else {
+        return Ok(jobs
+            .iter()
+            .map(|&j| (Layout::Whole, memory::need(variant, j).bytes.0))
+            .collect());
+    };
+    let over = memory::over_budget(variant, jobs, budget.into());
+    if !over.is_empty() {
+        return Err(TbError::OverBudget { budget, jobs: over });
+    }
+    Ok(jobs
+        .iter()
+        .map(|&j| {
+            let (layout, need) =
+                memory::layout(variant, j, budget.into()).expect("over_budget found none");
+            (layout, need.bytes.0)
+        })
+        .collect())
+}
 
 /// A Makefile with one target per job (the job's own WDL file, which it writes last) that
 /// depends on the targets of the jobs it needs; `make -j` then runs independent jobs at once.
-/// `program` is the command that runs this program.
-pub fn makefile(variant: Variant, pieces: u32, dir: &Path, program: &str) -> String {
+/// `program` is the command that runs this program; with a `budget` each job is given it
+/// (`--memory`), so that several running at once share the machine as planned.
+pub fn makefile(
+    variant: Variant,
+    pieces: u32,
+    dir: &Path,
+    program: &str,
+    budget: Option<Bytes>,
+) -> Result<String, TbError> {
     let target = |m: Material| {
         table_path(Path::new("$(DIR)"), m, TableKind::Wdl)
             .display()
             .to_string()
     };
     let jobs = Material::jobs_up_to(pieces);
+    layouts(variant, &jobs, budget)?;
+    let memory = budget.map_or(String::new(), |b| format!(" --memory {}", b.0));
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -35,15 +73,16 @@ pub fn makefile(variant: Variant, pieces: u32, dir: &Path, program: &str) -> Str
         let _ = writeln!(out, "{}: {}", target(job), deps.join(" "));
         let _ = writeln!(
             out,
-            "\t$(DRAUGHTS) tb generate --variant {} --dir $(DIR) --slice {job}",
+            "\t$(DRAUGHTS) tb generate --variant {} --dir $(DIR){memory} --slice {job}",
             variant.name()
         );
     }
-    out
+    Ok(out)
 }
 
-/// The same graph as JSON: each job with its slices, positions and the jobs it needs.
-pub fn json(variant: Variant, pieces: u32) -> String {
+/// The same graph as JSON: each job with its slices, positions, layout (whole or sub-slices,
+/// under `budget`), the memory it needs and the jobs it needs.
+pub fn json(variant: Variant, pieces: u32, budget: Option<Bytes>) -> Result<String, TbError> {
     let g = variant.geometry();
     let quoted = |ms: &[Material]| {
         ms.iter()
@@ -58,23 +97,27 @@ pub fn json(variant: Variant, pieces: u32) -> String {
         variant.name()
     );
     let jobs = Material::jobs_up_to(pieces);
-    for (i, &job) in jobs.iter().enumerate() {
+    let laid = layouts(variant, &jobs, budget)?;
+    for (i, (&job, &(layout, memory))) in jobs.iter().zip(&laid).enumerate() {
+        let layout = match layout {
+            Layout::Whole => "whole",
+            Layout::SubSlices { .. } => "sub-slices",
+        };
         let mut slices = vec![job];
         if job.partner() != job {
             slices.push(job.partner());
         }
         let positions: u64 = slices.iter().map(|&m| Indexer::new(g, m).size()).sum();
-        let memory = crate::tablebase::memory::need(variant, job).bytes.0;
         let _ = write!(
             out,
-            "  {{\"job\": \"{job}\", \"slices\": [{}], \"positions\": {positions}, \"memory\": {memory}, \"needs\": [{}]}}",
+            "  {{\"job\": \"{job}\", \"slices\": [{}], \"positions\": {positions}, \"layout\": \"{layout}\", \"memory\": {memory}, \"needs\": [{}]}}",
             quoted(&slices),
             quoted(&job.job_dependencies().into_iter().collect::<Vec<_>>())
         );
         let _ = writeln!(out, "{}", if i + 1 < jobs.len() { "," } else { "" });
     }
     out.push_str("]}\n");
-    out
+    Ok(out)
 }
 
 /// The jobs by level: a job's level is one more than the highest level of the jobs it needs,
@@ -102,9 +145,16 @@ pub fn levels(pieces: u32) -> Vec<Vec<Material>> {
 /// A bash script that submits the job graph to Slurm: one job array per level (its tasks are
 /// the level's jobs, each `draughts tb generate --slice`), each array starting once the array
 /// before it has finished without a failure (`--dependency=afterok`). Each array asks for the
-/// memory of its largest job; `CPUS`, `DRAUGHTS`, `DIR` and `SBATCH_ARGS` (a partition, an
-/// account) can be set when it is run. The directory must be shared by the nodes.
-pub fn slurm(variant: Variant, pieces: u32, dir: &Path, program: &str) -> String {
+/// memory of its largest job (whole, or under `budget` in sub-slices when it does not fit
+/// whole); `CPUS`, `DRAUGHTS`, `DIR` and `SBATCH_ARGS` (a partition, an account) can be set
+/// when it is run. The directory must be shared by the nodes.
+pub fn slurm(
+    variant: Variant,
+    pieces: u32,
+    dir: &Path,
+    program: &str,
+    budget: Option<Bytes>,
+) -> Result<String, TbError> {
     let mut out = String::new();
     let _ = writeln!(out, "#!/usr/bin/env bash");
     let _ = writeln!(
@@ -124,9 +174,9 @@ pub fn slurm(variant: Variant, pieces: u32, dir: &Path, program: &str) -> String
     let _ = writeln!(out, "mkdir -p \"$DIR\"");
     let _ = writeln!(out, "after=\"\"");
     for (i, jobs) in levels(pieces).iter().enumerate() {
-        let memory = jobs
-            .iter()
-            .map(|&j| crate::tablebase::memory::need(variant, j).bytes.0)
+        let memory = layouts(variant, jobs, budget)?
+            .into_iter()
+            .map(|(_, bytes)| bytes)
             .max()
             .unwrap_or(0);
         // Slurm counts --mem in MiB; the job's own budget is the same figure.
@@ -162,12 +212,50 @@ pub fn slurm(variant: Variant, pieces: u32, dir: &Path, program: &str) -> String
             names.join(" ")
         );
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn under_a_budget_the_large_jobs_are_planned_in_sub_slices_within_it() {
+        let v = Variant::International;
+        let budget = Bytes(12 << 30);
+        let text = json(v, 6, Some(budget)).expect("every six-piece job fits in sub-slices");
+        let line = |job: &str| {
+            text.lines()
+                .find(|l| l.contains(&format!("\"job\": \"{job}\"")))
+                .expect("the job is planned")
+                .to_string()
+        };
+        assert!(line("kkm-kkm").contains("\"layout\": \"sub-slices\""));
+        assert!(line("kkk-kkk").contains("\"layout\": \"whole\""));
+        for l in text.lines().filter(|l| l.contains("\"memory\": ")) {
+            let memory: u64 = l
+                .split("\"memory\": ")
+                .nth(1)
+                .and_then(|r| r.split(',').next())
+                .and_then(|n| n.parse().ok())
+                .expect("a number");
+            assert!(memory <= budget.0, "{l}");
+        }
+        let make = makefile(v, 3, Path::new("t"), "draughts", Some(budget)).expect("fits");
+        assert!(make.contains("--memory 12884901888 --slice k-k\n"), "{make}");
+        let slurm = slurm(v, 6, Path::new("t"), "draughts", Some(budget)).expect("fits");
+        assert!(slurm.contains("--mem=12288M"), "{slurm}");
+        for mem in slurm.split("--mem=").skip(1) {
+            let mib: u64 = mem
+                .split('M')
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("MiB");
+            assert!(mib <= 12 << 10, "an array asks for {mib} MiB");
+        }
+        let refused = json(v, 6, Some(Bytes(1 << 30))).unwrap_err().to_string();
+        assert!(refused.contains("kkk-kkk needs"), "{refused}");
+    }
 
     #[test]
     fn no_job_needs_one_of_its_own_level_or_a_later_one() {
