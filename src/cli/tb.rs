@@ -75,6 +75,9 @@ pub(crate) enum TbCommand {
         /// Worker threads [default: all cores].
         #[arg(long)]
         threads: Option<usize>,
+        /// Check only this job (a slice such as kkm-kkm and its partner) [default: every slice].
+        #[arg(long)]
+        slice: Option<String>,
     },
     /// Measure probe latency on the largest slices present.
     Bench {
@@ -226,11 +229,22 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        TbCommand::Verify { tables, threads: t } => {
+        TbCommand::Verify {
+            tables,
+            threads: t,
+            slice,
+        } => {
             let (variant, dir) = tables.resolve()?;
             threads(t)?;
             let start = Instant::now();
-            let summary = tablebase::verify::verify(variant, &dir, Report::for_stdout())?;
+            let report = Report::for_stdout();
+            let summary = match slice {
+                Some(slice) => {
+                    let job: Material = slice.parse()?;
+                    tablebase::verify::verify_job(variant, &dir, job, report)?
+                }
+                None => tablebase::verify::verify(variant, &dir, report)?,
+            };
             outln!(
                 "verified slices={} positions={} time={:.1}s: all consistent",
                 summary.slices,

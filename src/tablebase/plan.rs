@@ -242,7 +242,10 @@ mod tests {
             assert!(memory <= budget.0, "{l}");
         }
         let make = makefile(v, 3, Path::new("t"), "draughts", Some(budget)).expect("fits");
-        assert!(make.contains("--memory 12884901888 --slice k-k\n"), "{make}");
+        assert!(
+            make.contains("--memory 12884901888 --slice k-k\n"),
+            "{make}"
+        );
         let slurm = slurm(v, 6, Path::new("t"), "draughts", Some(budget)).expect("fits");
         assert!(slurm.contains("--mem=12288M"), "{slurm}");
         for mem in slurm.split("--mem=").skip(1) {

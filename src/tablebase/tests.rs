@@ -311,6 +311,14 @@ fn damaged_files_are_named_and_regenerated() {
         .collect();
     assert_eq!(redone, ["k-k", "k-m", "k-kk"], "the damaged jobs");
     crate::tablebase::verify::verify(v, dir.path(), Report::Quiet).unwrap();
+
+    // One job alone: its two slices, damage elsewhere aside.
+    let job: Material = "k-kk".parse().unwrap();
+    let one = crate::tablebase::verify::verify_job(v, dir.path(), job, Report::Quiet).unwrap();
+    assert_eq!(one.slices, 2);
+    corrupt(&dir.path().join("kk-k.dtw"), 100);
+    let err = crate::tablebase::verify::verify_job(v, dir.path(), job, Report::Quiet).unwrap_err();
+    assert!(err.to_string().contains("kk-k.dtw"), "{err}");
 }
 
 #[test]

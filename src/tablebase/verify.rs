@@ -36,10 +36,40 @@ pub struct VerifySummary {
 /// inside the slice pair), and each WDL entry of a position without a capture must agree with it.
 /// Stops at the first inconsistency.
 pub fn verify(variant: Variant, dir: &Path, report: Report) -> Result<VerifySummary, TbError> {
+    verify_slices(variant, dir, None, report)
+}
+
+/// Checks as [`verify`] does, the slices of one job only (the job a workstation or a cluster
+/// node has just generated), reading the slices its moves reach.
+pub fn verify_job(
+    variant: Variant,
+    dir: &Path,
+    job: Material,
+    report: Report,
+) -> Result<VerifySummary, TbError> {
+    verify_slices(variant, dir, Some(job.job()), report)
+}
+
+fn verify_slices(
+    variant: Variant,
+    dir: &Path,
+    job: Option<Material>,
+    report: Report,
+) -> Result<VerifySummary, TbError> {
     let tb = Tablebase::open_for(dir, variant)?;
     let mut store = Store::new(variant, dir);
     let mut summary = VerifySummary::default();
-    for m in tb.materials() {
+    let materials: Vec<Material> = match job {
+        Some(job) => {
+            let mut own = vec![job];
+            if job.partner() != job {
+                own.push(job.partner());
+            }
+            own
+        }
+        None => tb.materials(),
+    };
+    for m in materials {
         let mut hold: Vec<Material> = m.successors().into_iter().collect();
         hold.push(m);
         hold.push(m.partner());
