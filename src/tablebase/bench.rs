@@ -6,9 +6,9 @@ use std::time::Instant;
 use crate::rules::board::Position;
 use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
-use crate::tablebase::generate::position_of;
 use crate::tablebase::index::Indexer;
 use crate::tablebase::probe::Tablebase;
+use crate::tablebase::store::position_of;
 
 /// Mean probe times in nanoseconds.
 #[derive(Clone, Debug)]

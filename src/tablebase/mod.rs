@@ -19,6 +19,7 @@ pub mod plan;
 pub mod probe;
 pub mod progress;
 mod solve;
+mod store;
 mod subslice;
 pub mod value;
 pub mod verify;

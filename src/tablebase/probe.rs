@@ -13,9 +13,9 @@ use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, HEADER_LEN, Header, TableKind, TableView};
 use crate::tablebase::fs;
-use crate::tablebase::generate::{check_identity, normalize};
 use crate::tablebase::index::Indexer;
 use crate::tablebase::material::Material;
+use crate::tablebase::store::{check_identity, normalize};
 use crate::tablebase::value::{Dtw, Wdl};
 
 /// Decompressed blocks kept by default (each 4–8 KiB).

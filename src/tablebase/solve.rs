@@ -23,9 +23,9 @@ use crate::rules::movegen;
 use crate::rules::moves::MoveList;
 use crate::rules::piece::Color;
 use crate::rules::variant::{RuleSet, Variant};
-use crate::tablebase::generate::{Store, normalize, position_of};
 use crate::tablebase::index::{Indexer, Placement, Walker};
 use crate::tablebase::progress::Progress;
+use crate::tablebase::store::{Store, normalize, position_of};
 use crate::tablebase::subslice::{CAPTURE, Part};
 use crate::tablebase::value::Dtw;
 

@@ -333,7 +333,7 @@ mod tests {
     use crate::rules::movegen;
     use crate::rules::moves::MoveList;
     use crate::rules::variant::with_rules;
-    use crate::tablebase::generate::{normalize, position_of};
+    use crate::tablebase::store::{normalize, position_of};
 
     fn slices(g: &'static Geometry, m: Material) -> Vec<Indexer> {
         let mut ixs = vec![Indexer::new(g, m)];

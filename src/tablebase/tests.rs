@@ -9,10 +9,11 @@ use tempfile::TempDir;
 use crate::rules::board::Position;
 use crate::rules::notation::fen::parse_fen;
 use crate::rules::variant::Variant;
-use crate::tablebase::generate::{generate_all, generate_with_dependencies, position_of};
+use crate::tablebase::generate::{generate_all, generate_with_dependencies};
 use crate::tablebase::index::Indexer;
 use crate::tablebase::material::Material;
 use crate::tablebase::progress::Report;
+use crate::tablebase::store::position_of;
 use crate::tablebase::{Dtw, Tablebase, Wdl};
 
 /// Tables shared by the tests of one process: generated once, removed at exit with the directory.

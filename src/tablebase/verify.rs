@@ -11,12 +11,12 @@ use crate::rules::notation::fen::to_fen;
 use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, TableKind};
-use crate::tablebase::generate::{Store, load_codes, position_of};
 use crate::tablebase::index::Walker;
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
 use crate::tablebase::probe::Tablebase;
 use crate::tablebase::progress::{Progress, Report};
+use crate::tablebase::store::{Store, load_codes, position_of};
 use crate::tablebase::value::Dtw;
 
 const CHUNK: usize = 1 << 14;
