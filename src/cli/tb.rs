@@ -118,7 +118,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
         } => {
             let (variant, dir) = tables.resolve()?;
             threads(t)?;
-            let budget = Limits {
+            let limits = Limits {
                 budget: memory.unwrap_or_else(tablebase::memory::default_budget),
                 split,
             };
@@ -128,7 +128,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                 (_, Some(slice)) => {
                     let m: Material = slice.parse()?;
                     vec![tablebase::generate::generate_job(
-                        variant, m, &dir, report, budget,
+                        variant, m, &dir, report, limits,
                     )?]
                 }
                 (Some(p), None) => {
@@ -137,7 +137,7 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                         "--pieces must be between 2 and {}",
                         tablebase::material::MAX_PIECES
                     );
-                    tablebase::generate::generate_all(variant, p, &dir, report, budget)?
+                    tablebase::generate::generate_all(variant, p, &dir, report, limits)?
                 }
                 (None, None) => anyhow::bail!("give --pieces or --slice"),
             };

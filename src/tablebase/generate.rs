@@ -387,15 +387,30 @@ fn files(variant: Variant, m: Material, codes: &[u16]) -> Tables {
     let h = header(TableKind::Wdl, 2);
     let block = h.block_positions as usize;
     let raw_len = h.raw_block_len();
+    // The value each block starts repeating: the last one before it that is not a capture (one
+    // pass over the blocks, so a long run of captures is not searched back from every block).
+    let lasts: Vec<Option<u8>> = codes
+        .par_chunks(block)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .rev()
+                .find(|&&c| c & CAPTURE == 0)
+                .map(|&c| wdl_of(c))
+        })
+        .collect();
+    let carried: Vec<u8> = lasts
+        .iter()
+        .scan(format::WDL_DRAW, |last, &block_last| {
+            let start = *last;
+            *last = block_last.unwrap_or(*last);
+            Some(start)
+        })
+        .collect();
     let wdl_image = format::build_blocks(h.clone(), WDL_LEVEL, |i| {
         let from = (i * block).min(codes.len());
         let chunk = &codes[from..((i + 1) * block).min(codes.len())];
-        // The value a block starts repeating: the last one before it that is not a capture.
-        let mut last = codes[..from]
-            .iter()
-            .rev()
-            .find(|&&c| c & CAPTURE == 0)
-            .map_or(format::WDL_DRAW, |&c| wdl_of(c));
+        let mut last = carried.get(i).copied().unwrap_or(format::WDL_DRAW);
         let mut packed = vec![0u8; raw_len];
         for (j, &c) in chunk.iter().enumerate() {
             if c & CAPTURE == 0 {

@@ -82,12 +82,8 @@ struct Cursor<'a> {
 
 impl<'a> Cursor<'a> {
     fn new(part: &'a Part, ixs: &'a [Indexer], local: u64) -> Cursor<'a> {
-        let s = *part.segment_of(local);
-        let segment = part
-            .segments()
-            .iter()
-            .position(|x| *x == s)
-            .expect("the segment is the part's");
+        let segment = part.segment_of(local);
+        let s = part.segments()[segment];
         Cursor {
             part,
             ixs,

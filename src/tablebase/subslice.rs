@@ -118,11 +118,10 @@ impl Part {
         (s.slice == slice && index < s.start + s.len).then(|| s.local + index - s.start)
     }
 
-    /// The segment holding the part's position `local`.
+    /// The number of the segment holding the part's position `local`.
     #[inline]
-    pub fn segment_of(&self, local: u64) -> &Segment {
-        let i = self.segments.partition_point(|s| s.local <= local);
-        &self.segments[i - 1]
+    pub fn segment_of(&self, local: u64) -> usize {
+        self.segments.partition_point(|s| s.local <= local) - 1
     }
 }
 
@@ -394,7 +393,7 @@ mod tests {
                         assert!(!seen[s.slice][i as usize], "{m}: twice");
                         seen[s.slice][i as usize] = true;
                         assert_eq!(part.local(s.slice, i), Some(s.local + i - s.start));
-                        assert_eq!(part.segment_of(s.local + i - s.start), s);
+                        assert_eq!(&part.segments()[part.segment_of(s.local + i - s.start)], s);
                     }
                     let a = advancement(g, ixs[s.slice].unrank(s.start));
                     assert!(level.is_none_or(|l| l == a), "{m}: two advancements");

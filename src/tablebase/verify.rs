@@ -11,7 +11,7 @@ use crate::rules::notation::fen::to_fen;
 use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, TableKind};
-use crate::tablebase::index::Walker;
+use crate::tablebase::index::{Indexer, Walker};
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
 use crate::tablebase::probe::Tablebase;
@@ -60,13 +60,10 @@ fn verify_slices(
     let mut store = Store::new(variant, dir);
     let mut summary = VerifySummary::default();
     let materials: Vec<Material> = match job {
-        Some(job) => {
-            let mut own = vec![job];
-            if job.partner() != job {
-                own.push(job.partner());
-            }
-            own
-        }
+        Some(job) => crate::tablebase::memory::job_slices(variant, job)
+            .iter()
+            .map(Indexer::material)
+            .collect(),
         None => tb.materials(),
     };
     for m in materials {
