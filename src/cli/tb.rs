@@ -78,6 +78,10 @@ pub(crate) enum TbCommand {
         /// Check only this job (a slice such as kkm-kkm and its partner) [default: every slice].
         #[arg(long)]
         slice: Option<String>,
+        /// The most memory the slices held for the check may use (12G, 512M): beyond it they are
+        /// read from their files [default: three quarters of the memory available].
+        #[arg(long, value_name = "SIZE")]
+        memory: Option<Bytes>,
     },
     /// Measure probe latency on the largest slices present.
     Bench {
@@ -233,17 +237,19 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             tables,
             threads: t,
             slice,
+            memory,
         } => {
             let (variant, dir) = tables.resolve()?;
             threads(t)?;
             let start = Instant::now();
             let report = Report::for_stdout();
+            let budget = memory.unwrap_or_else(tablebase::memory::default_budget);
             let summary = match slice {
                 Some(slice) => {
                     let job: Material = slice.parse()?;
-                    tablebase::verify::verify_job(variant, &dir, job, report)?
+                    tablebase::verify::verify_job(variant, &dir, job, budget, report)?
                 }
-                None => tablebase::verify::verify(variant, &dir, report)?,
+                None => tablebase::verify::verify(variant, &dir, budget, report)?,
             };
             outln!(
                 "verified slices={} positions={} time={:.1}s: all consistent",

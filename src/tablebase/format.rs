@@ -340,32 +340,31 @@ impl<'a> TableView<'a> {
         (positions * self.header.entry_bits as u64).div_ceil(8) as usize
     }
 
+    /// The entries of block `i` as DTW codes (for DTW files) or WDL codes.
+    pub fn decode_block(&self, i: usize) -> Result<Vec<u16>, String> {
+        let bp = self.header.block_positions as u64;
+        let mut out = vec![0; (self.header.positions - i as u64 * bp).min(bp) as usize];
+        self.decode_into(i, &mut out)?;
+        Ok(out)
+    }
+
+    /// Decodes block `i` into `out`, which holds as many entries as the block.
+    fn decode_into(&self, i: usize, out: &mut [u16]) -> Result<(), String> {
+        let block = self.decompress(i)?;
+        let bits = self.header.entry_bits;
+        for (j, code) in out.iter_mut().enumerate() {
+            *code = entry(&block, bits, j);
+        }
+        Ok(())
+    }
+
     /// All entries, decompressed in parallel, as DTW codes (for DTW files) or WDL codes.
     pub fn decode_all(&self) -> Result<Vec<u16>, String> {
         let h = &self.header;
-        let blocks: Result<Vec<Vec<u8>>, String> = (0..h.block_count as usize)
-            .into_par_iter()
-            .map(|i| self.decompress(i))
-            .collect();
-        let mut out = Vec::with_capacity(h.positions as usize);
-        for block in blocks? {
-            let room = h.positions as usize - out.len();
-            match h.entry_bits {
-                2 => out.extend(
-                    block
-                        .iter()
-                        .flat_map(|b| (0..4).map(move |j| ((b >> (2 * j)) & 3) as u16))
-                        .take(room),
-                ),
-                8 => out.extend(block.iter().map(|&b| b as u16).take(room)),
-                _ => out.extend(
-                    block
-                        .chunks_exact(2)
-                        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                        .take(room),
-                ),
-            }
-        }
+        let mut out = vec![0u16; h.positions as usize];
+        out.par_chunks_mut(h.block_positions as usize)
+            .enumerate()
+            .try_for_each(|(i, chunk)| self.decode_into(i, chunk))?;
         Ok(out)
     }
 }

@@ -7,6 +7,7 @@
 //! for every position). `generate` writes them, `probe` reads them, `verify` checks them.
 
 pub mod bench;
+mod blocks;
 mod error;
 pub mod format;
 mod fs;

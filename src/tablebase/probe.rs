@@ -3,13 +3,14 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use memmap2::Mmap;
 
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
 use crate::rules::variant::Variant;
+use crate::tablebase::blocks::BlockCache;
 use crate::tablebase::error::TbError;
 use crate::tablebase::format::{self, HEADER_LEN, Header, TableKind, TableView};
 use crate::tablebase::fs;
@@ -76,59 +77,6 @@ pub struct SliceStats {
     pub wdl_bytes: u64,
     /// Size of the DTW file.
     pub dtw_bytes: u64,
-}
-
-/// Shards of the block cache: probes from several threads rarely wait for each other.
-const SHARDS: usize = 16;
-
-/// A shared cache of decompressed blocks, keyed by file and block number. When a shard is full
-/// the block that has waited longest since it was loaded makes room (first in, first out).
-struct BlockCache {
-    per_shard: usize,
-    shards: Vec<Mutex<Shard>>,
-}
-
-#[derive(Default)]
-struct Shard {
-    blocks: HashMap<u64, Arc<[u8]>>,
-    order: std::collections::VecDeque<u64>,
-}
-
-impl BlockCache {
-    fn new(blocks: usize) -> BlockCache {
-        BlockCache {
-            per_shard: blocks.div_ceil(SHARDS).max(1),
-            shards: (0..SHARDS).map(|_| Mutex::new(Shard::default())).collect(),
-        }
-    }
-
-    fn get(
-        &self,
-        key: u64,
-        load: impl FnOnce() -> Result<Vec<u8>, TbError>,
-    ) -> Result<Arc<[u8]>, TbError> {
-        // Keys differ mostly in their low bits (block numbers); mix them before picking a shard.
-        let shard = &self.shards[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60) as usize];
-        if let Some(block) = shard
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .blocks
-            .get(&key)
-        {
-            return Ok(block.clone());
-        }
-        let block: Arc<[u8]> = load()?.into();
-        let mut s = shard.lock().unwrap_or_else(|e| e.into_inner());
-        if s.blocks.insert(key, block.clone()).is_none() {
-            s.order.push_back(key);
-            while s.order.len() > self.per_shard {
-                if let Some(old) = s.order.pop_front() {
-                    s.blocks.remove(&old);
-                }
-            }
-        }
-        Ok(block)
-    }
 }
 
 /// The tables of one variant in one directory. Files are mapped when first needed and checked

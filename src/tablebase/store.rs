@@ -1,20 +1,25 @@
-//! Finished slices as a job or a verification reads them: whole DTW tables held in memory, and
-//! the turn of a position into its slice and place there.
+//! Finished slices as a job or a verification reads them: DTW tables held decoded in memory or
+//! read from their mapped files, and the turn of a position into its slice and place there.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use rayon::prelude::*;
 
 use crate::rules::board::{KingRun, Position};
 use crate::rules::movegen;
 use crate::rules::moves::MoveList;
 use crate::rules::piece::Color;
 use crate::rules::variant::{Variant, with_rules};
+use crate::tablebase::blocks::BlockCache;
 use crate::tablebase::error::TbError;
-use crate::tablebase::format::{Header, TableKind, TableView};
+use crate::tablebase::format::{self, Header, TableKind, TableView};
 use crate::tablebase::fs;
 use crate::tablebase::index::{Indexer, Placement};
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
+use crate::tablebase::memory::Bytes;
 use crate::tablebase::value::Dtw;
 
 /// The placement of a position, turned round when Black is to move, and its material.
@@ -56,18 +61,44 @@ pub(crate) fn position_of(variant: Variant, p: Placement) -> Position {
     }
 }
 
-/// A finished slice held in memory: its index, its DTW file's header and codes.
+/// How a held slice's DTW codes are read.
+enum Codes {
+    /// Decoded in memory, two bytes a position.
+    Decoded(Vec<u16>),
+    /// From the mapped file, block by block through the store's cache (every block was
+    /// decompressed once when the slice was taken, so none fails later).
+    Mapped { map: Mmap, id: u64 },
+}
+
+/// A finished slice held for lookups: its index, its DTW file's header and codes.
 struct Held {
     ix: Indexer,
     header: Header,
-    codes: Vec<u16>,
+    codes: Codes,
 }
 
-/// Finished slices held in memory as DTW codes, for looking up the moves that leave a job.
+/// Bytes a position of a slice held decoded takes.
+const DECODED_BYTES: u64 = 2;
+
+/// Finished slices held for looking up the moves that leave a job (or, in a verification, every
+/// move): decoded in memory, or read from their mapped files when the memory allowed is less
+/// than decoding them all would take.
 pub(crate) struct Store {
     variant: Variant,
     dir: PathBuf,
     slices: HashMap<Material, Held>,
+    cache: BlockCache,
+}
+
+/// What a store holds of its slices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Holding {
+    /// Slices decoded in memory.
+    pub decoded: usize,
+    /// Slices read from their files.
+    pub mapped: usize,
+    /// The bytes of the decoded codes and of the cache of blocks.
+    pub bytes: u64,
 }
 
 impl Store {
@@ -76,21 +107,72 @@ impl Store {
             variant,
             dir: dir.to_path_buf(),
             slices: HashMap::new(),
+            cache: BlockCache::new(1),
         }
     }
 
-    /// Loads `materials` (dropping any other slice held) and checks each file fully.
+    /// Loads `materials` decoded (dropping any other slice held) and checks each file fully.
     pub(crate) fn hold(&mut self, materials: &[Material]) -> Result<(), TbError> {
+        self.hold_within(materials, Bytes(u64::MAX)).map(|_| ())
+    }
+
+    /// Holds `materials` in at most `budget` bytes: decoded, in the order given, while they fit,
+    /// the rest read from their mapped files through a cache of blocks of at most an eighth of
+    /// the budget (up to 1 GiB). Every file is checked fully. Other slices held are dropped.
+    pub(crate) fn hold_within(
+        &mut self,
+        materials: &[Material],
+        budget: Bytes,
+    ) -> Result<Holding, TbError> {
         self.slices.retain(|m, _| materials.contains(m));
-        for &m in materials {
-            if self.slices.contains_key(&m) {
-                continue;
+        let g = self.variant.geometry();
+        let size = |m: Material| Indexer::new(g, m).size() * DECODED_BYTES;
+        let all: u64 = materials.iter().map(|&m| size(m)).sum();
+        let cache_bytes = if all <= budget.0 {
+            0
+        } else {
+            (budget.0 / 8).min(1 << 30)
+        };
+        let raw_block = TableKind::Dtw.block_positions() as u64 * DECODED_BYTES;
+        self.cache = BlockCache::new((cache_bytes / raw_block).max(1) as usize);
+        let mut holding = Holding {
+            bytes: cache_bytes,
+            ..Holding::default()
+        };
+        for (id, &m) in materials.iter().enumerate() {
+            let decode = holding.bytes + size(m) <= budget.0;
+            let keep = match self.slices.get(&m).map(|h| &h.codes) {
+                Some(Codes::Decoded(_)) => decode,
+                Some(Codes::Mapped { .. }) => !decode,
+                None => false,
+            };
+            if keep {
+                if let Some(Held {
+                    codes: Codes::Mapped { id: old, .. },
+                    ..
+                }) = self.slices.get_mut(&m)
+                {
+                    *old = id as u64;
+                }
+            } else if decode {
+                let (header, codes) = load_codes(self.variant, &self.dir, m, TableKind::Dtw)?;
+                let ix = Indexer::new(g, m);
+                let codes = Codes::Decoded(codes);
+                self.slices.insert(m, Held { ix, header, codes });
+            } else {
+                let (map, header) = map_checked(self.variant, &self.dir, m, TableKind::Dtw)?;
+                let ix = Indexer::new(g, m);
+                let codes = Codes::Mapped { map, id: id as u64 };
+                self.slices.insert(m, Held { ix, header, codes });
             }
-            let (header, codes) = load_codes(self.variant, &self.dir, m, TableKind::Dtw)?;
-            let ix = Indexer::new(self.variant.geometry(), m);
-            self.slices.insert(m, Held { ix, header, codes });
+            if decode {
+                holding.decoded += 1;
+                holding.bytes += size(m);
+            } else {
+                holding.mapped += 1;
+            }
         }
-        Ok(())
+        Ok(holding)
     }
 
     pub(crate) fn variant(&self) -> Variant {
@@ -100,12 +182,6 @@ impl Store {
     /// The directory the slices are read from.
     pub(crate) fn dir(&self) -> &Path {
         &self.dir
-    }
-
-    /// A held slice: its index, DTW header and DTW codes.
-    pub(crate) fn slice(&self, m: Material) -> (&Indexer, &Header, &[u16]) {
-        let s = self.slices.get(&m).expect("the slice is held");
-        (&s.ix, &s.header, &s.codes)
     }
 
     /// The value of a position computed from the held values of its moves; `list` is left
@@ -133,17 +209,52 @@ impl Store {
             .slices
             .get(&m)
             .expect("every slice a job's moves reach is held before the job runs");
-        Dtw::from_code(slice.codes[slice.ix.rank(p) as usize])
+        let rank = slice.ix.rank(p);
+        Dtw::from_code(match &slice.codes {
+            Codes::Decoded(codes) => codes[rank as usize],
+            Codes::Mapped { map, id } => {
+                let h = &slice.header;
+                let bp = h.block_positions as u64;
+                let block_no = rank / bp;
+                let block = self.cache.get((id << 40) | block_no, || {
+                    Ok(TableView::checked(map, h.clone())
+                        .decompress(block_no as usize)
+                        .expect("every block was decompressed when the slice was taken"))
+                });
+                let block = block.expect("the loader above does not fail");
+                format::entry(&block, h.entry_bits, (rank % bp) as usize)
+            }
+        })
     }
 }
 
-/// Reads a whole table of one slice after checking header, size and checksum.
-pub(crate) fn load_codes(
+/// Maps a table of one slice after checking header, size and checksum, and that every block
+/// decompresses to its length.
+pub(crate) fn map_checked(
     variant: Variant,
     dir: &Path,
     m: Material,
     kind: TableKind,
-) -> Result<(Header, Vec<u16>), TbError> {
+) -> Result<(Mmap, Header), TbError> {
+    let (map, header) = map_table(variant, dir, m, kind)?;
+    let view = TableView::checked(&map, header.clone());
+    (0..header.block_count as usize)
+        .into_par_iter()
+        .try_for_each(|i| view.decompress(i).map(|_| ()))
+        .map_err(|reason| TbError::Corrupt {
+            path: table_path(dir, m, kind),
+            reason,
+        })?;
+    Ok((map, header))
+}
+
+/// Maps a table of one slice after checking its header, size and checksum.
+pub(crate) fn map_table(
+    variant: Variant,
+    dir: &Path,
+    m: Material,
+    kind: TableKind,
+) -> Result<(Mmap, Header), TbError> {
     let path = table_path(dir, m, kind);
     if !path.exists() {
         return Err(TbError::Missing {
@@ -159,8 +270,25 @@ pub(crate) fn load_codes(
     };
     let view = TableView::new(&map).map_err(corrupt)?;
     check_identity(&view.header, variant, m, kind).map_err(corrupt)?;
-    let codes = view.decode_all().map_err(corrupt)?;
-    Ok((view.header, codes))
+    let header = view.header.clone();
+    Ok((map, header))
+}
+
+/// Reads a whole table of one slice after checking header, size and checksum.
+pub(crate) fn load_codes(
+    variant: Variant,
+    dir: &Path,
+    m: Material,
+    kind: TableKind,
+) -> Result<(Header, Vec<u16>), TbError> {
+    let (map, header) = map_table(variant, dir, m, kind)?;
+    let codes = TableView::checked(&map, header.clone())
+        .decode_all()
+        .map_err(|reason| TbError::Corrupt {
+            path: table_path(dir, m, kind),
+            reason,
+        })?;
+    Ok((header, codes))
 }
 
 /// Checks that a header belongs to the file it was read from.

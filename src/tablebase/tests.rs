@@ -285,7 +285,7 @@ fn damaged_files_are_named_and_regenerated() {
     let tb = Tablebase::open(dir.path()).unwrap();
     let err = tb.dtw(&fen(v, "W:WK1,K2:BK32")).unwrap_err();
     assert!(err.to_string().contains("kk-k.dtw"), "{err}");
-    let err = crate::tablebase::verify::verify(v, dir.path(), Report::Quiet).unwrap_err();
+    let err = crate::tablebase::verify::verify(v, dir.path(), ample(), Report::Quiet).unwrap_err();
     assert!(err.to_string().contains("kk-k.dtw"), "{err}");
 
     // A truncated file and a foreign file with a table's name.
@@ -311,15 +311,79 @@ fn damaged_files_are_named_and_regenerated() {
         .map(|j| j.job.to_string())
         .collect();
     assert_eq!(redone, ["k-k", "k-m", "k-kk"], "the damaged jobs");
-    crate::tablebase::verify::verify(v, dir.path(), Report::Quiet).unwrap();
+    crate::tablebase::verify::verify(v, dir.path(), ample(), Report::Quiet).unwrap();
 
     // One job alone: its two slices, damage elsewhere aside.
     let job: Material = "k-kk".parse().unwrap();
-    let one = crate::tablebase::verify::verify_job(v, dir.path(), job, Report::Quiet).unwrap();
+    let one =
+        crate::tablebase::verify::verify_job(v, dir.path(), job, ample(), Report::Quiet).unwrap();
     assert_eq!(one.slices, 2);
     corrupt(&dir.path().join("kk-k.dtw"), 100);
-    let err = crate::tablebase::verify::verify_job(v, dir.path(), job, Report::Quiet).unwrap_err();
+    let err = crate::tablebase::verify::verify_job(v, dir.path(), job, ample(), Report::Quiet)
+        .unwrap_err();
     assert!(err.to_string().contains("kk-k.dtw"), "{err}");
+}
+
+/// A memory budget that holds every slice of the small test tables decoded.
+fn ample() -> crate::tablebase::memory::Bytes {
+    crate::tablebase::memory::Bytes(1 << 30)
+}
+
+/// Rewrites the DTW file of `m` with one value changed by `change`, as a consistent file (header,
+/// block table and checksum in order): only re-deriving the values can tell.
+fn tamper(dir: &Path, m: Material, at: u64, change: impl Fn(Dtw) -> Dtw) {
+    use crate::tablebase::format::{self, TableView};
+    let path = crate::tablebase::table_path(dir, m, crate::tablebase::TableKind::Dtw);
+    let bytes = std::fs::read(&path).unwrap();
+    let view = TableView::new(&bytes).unwrap();
+    let mut codes = view.decode_all().unwrap();
+    codes[at as usize] = change(Dtw::from_code(codes[at as usize])).code();
+    let raw: Vec<u8> = match view.header.entry_bits {
+        8 => codes.iter().map(|&c| c as u8).collect(),
+        _ => codes.iter().flat_map(|c| c.to_le_bytes()).collect(),
+    };
+    let image = format::build(view.header.clone(), &raw, 3);
+    std::fs::write(&path, image).unwrap();
+}
+
+#[test]
+fn a_wrong_value_in_an_intact_file_is_found_whether_slices_are_decoded_or_read_from_files() {
+    let dir = TempDir::new().unwrap();
+    let v = Variant::English;
+    generate_all(v, 3, dir.path(), Report::Quiet, ample()).unwrap();
+    // A budget too small to decode any slice: every lookup goes through the mapped files.
+    let tiny = crate::tablebase::memory::Bytes(1);
+    for budget in [ample(), tiny] {
+        let all = crate::tablebase::verify::verify(v, dir.path(), budget, Report::Quiet).unwrap();
+        assert_eq!(
+            all.slices,
+            Tablebase::open(dir.path()).unwrap().materials().len()
+        );
+    }
+    // A win for two kings against one made two plies longer than it is.
+    let m: Material = "kk-k".parse().unwrap();
+    let ix = Indexer::new(v.geometry(), m);
+    let tb = Tablebase::open(dir.path()).unwrap();
+    let at = (0..ix.size())
+        .find(|&i| {
+            let pos = position_of(v, ix.unrank(i));
+            !pos.has_capture() && matches!(tb.dtw(&pos), Ok(Dtw::Win(_)))
+        })
+        .expect("a won position without a capture");
+    drop(tb);
+    tamper(dir.path(), m, at, |d| match d {
+        Dtw::Win(n) => Dtw::Win(n + 2),
+        other => other,
+    });
+    for budget in [ample(), tiny] {
+        let err = crate::tablebase::verify::verify_job(v, dir.path(), m, budget, Report::Quiet)
+            .unwrap_err();
+        assert!(
+            matches!(err, crate::tablebase::TbError::Inconsistent { .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("kk-k.dtw"), "{err}");
+    }
 }
 
 #[test]

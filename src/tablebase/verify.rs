@@ -10,16 +10,18 @@ use crate::rules::moves::MoveList;
 use crate::rules::notation::fen::to_fen;
 use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
-use crate::tablebase::format::{self, TableKind};
+use crate::tablebase::format::{self, TableKind, TableView};
 use crate::tablebase::index::{Indexer, Walker};
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
+use crate::tablebase::memory::Bytes;
 use crate::tablebase::probe::Tablebase;
 use crate::tablebase::progress::{Progress, Report};
-use crate::tablebase::store::{Store, load_codes, position_of};
+use crate::tablebase::store::{Store, map_table, position_of};
 use crate::tablebase::value::Dtw;
 
-const CHUNK: usize = 1 << 14;
+/// The program beside the slices held: its code, the blocks being checked, thread stacks.
+const OVERHEAD: u64 = 64 << 20;
 
 /// What a verification covered.
 #[derive(Clone, Debug, Default)]
@@ -34,9 +36,15 @@ pub struct VerifySummary {
 /// headers must agree with their contents, each DTW value must equal the best of its moves'
 /// values (a move to a finished position, a capture or promotion into a smaller slice, or a move
 /// inside the slice pair), and each WDL entry of a position without a capture must agree with it.
-/// Stops at the first inconsistency.
-pub fn verify(variant: Variant, dir: &Path, report: Report) -> Result<VerifySummary, TbError> {
-    verify_slices(variant, dir, None, report)
+/// The slices a slice's moves reach are held decoded while they fit in `budget`, and read from
+/// their files beyond it. Stops at the first inconsistency.
+pub fn verify(
+    variant: Variant,
+    dir: &Path,
+    budget: Bytes,
+    report: Report,
+) -> Result<VerifySummary, TbError> {
+    verify_slices(variant, dir, None, budget, report)
 }
 
 /// Checks as [`verify`] does, the slices of one job only (the job a workstation or a cluster
@@ -45,18 +53,21 @@ pub fn verify_job(
     variant: Variant,
     dir: &Path,
     job: Material,
+    budget: Bytes,
     report: Report,
 ) -> Result<VerifySummary, TbError> {
-    verify_slices(variant, dir, Some(job.job()), report)
+    verify_slices(variant, dir, Some(job.job()), budget, report)
 }
 
 fn verify_slices(
     variant: Variant,
     dir: &Path,
     job: Option<Material>,
+    budget: Bytes,
     report: Report,
 ) -> Result<VerifySummary, TbError> {
     let tb = Tablebase::open_for(dir, variant)?;
+    let g = variant.geometry();
     let mut store = Store::new(variant, dir);
     let mut summary = VerifySummary::default();
     let materials: Vec<Material> = match job {
@@ -67,14 +78,26 @@ fn verify_slices(
         None => tb.materials(),
     };
     for m in materials {
-        let mut hold: Vec<Material> = m.successors().into_iter().collect();
-        hold.push(m);
-        hold.push(m.partner());
-        store.hold(&hold)?;
-        let (wdl_header, wdl) = load_codes(variant, dir, m, TableKind::Wdl)?;
-        let positions = wdl.len() as u64;
-        let progress = Progress::start(report, &format!("verify {m}"), positions);
-        check_slice(&store, m, (&wdl_header, &wdl), dir, &progress)?;
+        // Most moves stay in the slice pair: it is decoded first, then the smaller slices.
+        let mut hold = vec![m];
+        if m.partner() != m {
+            hold.push(m.partner());
+        }
+        let mut reached: Vec<Material> = m.successors().into_iter().collect();
+        reached.sort_by_key(|&s| Indexer::new(g, s).size());
+        hold.extend(reached);
+        let holding = store.hold_within(&hold, Bytes(budget.0.saturating_sub(OVERHEAD)))?;
+        let positions = Indexer::new(g, m).size();
+        let label = match holding.mapped {
+            0 => format!("verify {m}"),
+            n => format!(
+                "verify {m} ({} of {} slices read from their files)",
+                n,
+                hold.len()
+            ),
+        };
+        let progress = Progress::start(report, &label, positions);
+        check_slice(&store, m, dir, &progress)?;
         progress.finish(&format!("{positions} positions consistent"));
         summary.slices += 1;
         summary.positions += positions;
@@ -82,74 +105,101 @@ fn verify_slices(
     Ok(summary)
 }
 
-fn check_slice(
-    store: &Store,
-    m: Material,
-    (wdl_header, wdl): (&format::Header, &[u16]),
-    dir: &Path,
-    progress: &Progress,
-) -> Result<(), TbError> {
-    let (ix, dtw_header, dtw) = store.slice(m);
+/// Checks one slice block by block: its files are read through their maps, never whole.
+fn check_slice(store: &Store, m: Material, dir: &Path, progress: &Progress) -> Result<(), TbError> {
     let variant = store.variant();
+    let ix = Indexer::new(variant.geometry(), m);
+    let (dtw_map, dtw_header) = map_table(variant, dir, m, TableKind::Dtw)?;
+    let (wdl_map, wdl_header) = map_table(variant, dir, m, TableKind::Wdl)?;
+    let dtw_view = TableView::checked(&dtw_map, dtw_header.clone());
+    let wdl_view = TableView::checked(&wdl_map, wdl_header.clone());
     let dtw_path = table_path(dir, m, TableKind::Dtw);
     let wdl_path = table_path(dir, m, TableKind::Wdl);
     let first_error: Mutex<Option<(u64, TbError)>> = Mutex::new(None);
+    let fail = |index: u64, e: TbError| {
+        let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
+        if first.as_ref().is_none_or(|(i, _)| index < *i) {
+            *first = Some((index, e));
+        }
+    };
+    let corrupt = |path: &Path, reason: String| TbError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
     let (wins, draws, losses) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    dtw.par_chunks(CHUNK).enumerate().for_each(|(c, codes)| {
-        let start = (c * CHUNK) as u64;
-        let mut walker = Walker::new(ix, start);
-        let mut list = MoveList::new();
-        for (j, &code) in codes.iter().enumerate() {
-            let index = start + j as u64;
-            let pos = position_of(variant, walker.placement());
-            walker.advance();
-            let stored = Dtw::from_code(code);
-            match stored {
-                Dtw::Win(_) => wins.fetch_add(1, Relaxed),
-                Dtw::Draw => draws.fetch_add(1, Relaxed),
-                Dtw::Loss(_) => losses.fetch_add(1, Relaxed),
+    let wbp = wdl_header.block_positions as u64;
+    let dbp = dtw_header.block_positions as u64;
+    (0..wdl_header.block_count as u64)
+        .into_par_iter()
+        .for_each(|b| {
+            let start = b * wbp;
+            let wdl = match wdl_view.decode_block(b as usize) {
+                Ok(codes) => codes,
+                Err(reason) => return fail(start, corrupt(&wdl_path, reason)),
             };
-            let derived = store.derive(&pos, &mut list);
-            let mut bad = None;
-            if derived != stored {
-                bad = Some((&dtw_path, stored.to_string(), derived.to_string()));
-            } else if !list.as_slice().first().is_some_and(|mv| mv.is_capture()) {
-                let want = match stored {
-                    Dtw::Win(_) => format::WDL_WIN,
-                    Dtw::Draw => format::WDL_DRAW,
-                    Dtw::Loss(_) => format::WDL_LOSS,
-                } as u16;
-                if wdl[index as usize] != want {
-                    let names = ["draw", "win", "loss", "invalid code"];
-                    bad = Some((
-                        &wdl_path,
-                        format!("result={}", names[wdl[index as usize].min(3) as usize]),
-                        format!("result={}", derived.wdl()),
-                    ));
+            let end = start + wdl.len() as u64;
+            let mut dtw = Vec::with_capacity(wdl.len());
+            for d in start / dbp..end.div_ceil(dbp) {
+                match dtw_view.decode_block(d as usize) {
+                    Ok(codes) => {
+                        let from = start.saturating_sub(d * dbp) as usize;
+                        let to = ((end - d * dbp) as usize).min(codes.len());
+                        dtw.extend_from_slice(&codes[from..to]);
+                    }
+                    Err(reason) => return fail(d * dbp, corrupt(&dtw_path, reason)),
                 }
             }
-            if let Some((path, stored, derived)) = bad {
-                let mut first = first_error.lock().unwrap_or_else(|e| e.into_inner());
-                if first.as_ref().is_none_or(|(i, _)| index < *i) {
-                    *first = Some((
+            let mut walker = Walker::new(&ix, start);
+            let mut list = MoveList::new();
+            for (j, (&code, &wdl_code)) in dtw.iter().zip(&wdl).enumerate() {
+                let index = start + j as u64;
+                let pos = position_of(variant, walker.placement());
+                walker.advance();
+                let stored = Dtw::from_code(code);
+                match stored {
+                    Dtw::Win(_) => wins.fetch_add(1, Relaxed),
+                    Dtw::Draw => draws.fetch_add(1, Relaxed),
+                    Dtw::Loss(_) => losses.fetch_add(1, Relaxed),
+                };
+                let derived = store.derive(&pos, &mut list);
+                let mut bad = None;
+                if derived != stored {
+                    bad = Some((&dtw_path, stored.to_string(), derived.to_string()));
+                } else if !list.as_slice().first().is_some_and(|mv| mv.is_capture()) {
+                    let want = match stored {
+                        Dtw::Win(_) => format::WDL_WIN,
+                        Dtw::Draw => format::WDL_DRAW,
+                        Dtw::Loss(_) => format::WDL_LOSS,
+                    } as u16;
+                    if wdl_code != want {
+                        let names = ["draw", "win", "loss", "invalid code"];
+                        bad = Some((
+                            &wdl_path,
+                            format!("result={}", names[wdl_code.min(3) as usize]),
+                            format!("result={}", derived.wdl()),
+                        ));
+                    }
+                }
+                if let Some((path, stored, derived)) = bad {
+                    let fen = to_fen(&pos);
+                    let path = path.clone();
+                    return fail(
                         index,
                         TbError::Inconsistent {
-                            path: path.clone(),
-                            fen: to_fen(&pos),
+                            path,
+                            fen,
                             stored,
                             derived,
                         },
-                    ));
+                    );
                 }
-                return;
             }
-        }
-        progress.inc(codes.len() as u64);
-    });
+            progress.inc(wdl.len() as u64);
+        });
     if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    for (h, path) in [(dtw_header, dtw_path), (wdl_header, wdl_path)] {
+    for (h, path) in [(&dtw_header, dtw_path), (&wdl_header, wdl_path)] {
         let counted = (
             wins.load(Relaxed),
             draws.load(Relaxed),
