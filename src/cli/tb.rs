@@ -4,6 +4,7 @@ use anyhow::Result;
 use clap::Subcommand;
 use draughts::Variant;
 use draughts::rules::notation::{move_text, parse_fen};
+use draughts::tablebase::format::Metric;
 use draughts::tablebase::memory::{Bytes, Limits};
 use draughts::tablebase::progress::Report;
 use draughts::tablebase::{self, Material, Tablebase};
@@ -54,6 +55,10 @@ pub(crate) enum TbCommand {
         /// order in which men advance [default: only jobs that do not fit the memory whole].
         #[arg(long, value_name = "POSITIONS", value_parser = clap::value_parser!(u64).range(1..))]
         split: Option<u64>,
+        /// wdl: win/draw/loss tables only (what adjudication and the engine's search read), or
+        /// dtw: the distances too (what the move limits of the rules need).
+        #[arg(long, default_value = "dtw", value_parser = ["wdl", "dtw"])]
+        metric: String,
     },
     /// Print the value of a position and of each of its moves, best first.
     Probe {
@@ -106,6 +111,9 @@ pub(crate) enum TbCommand {
         /// and each job is run with this budget [default: every job whole, with what it needs].
         #[arg(long, value_name = "SIZE")]
         memory: Option<Bytes>,
+        /// The tables each job builds: wdl (win/draw/loss only) or dtw (the distances too).
+        #[arg(long, default_value = "dtw", value_parser = ["wdl", "dtw"])]
+        metric: String,
     },
 }
 
@@ -119,12 +127,14 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             threads: t,
             memory,
             split,
+            metric,
         } => {
             let (variant, dir) = tables.resolve()?;
             threads(t)?;
             let limits = Limits {
                 budget: memory.unwrap_or_else(tablebase::memory::default_budget),
                 split,
+                metric: metric.parse().map_err(anyhow::Error::msg)?,
             };
             let report = Report::for_stdout();
             let start = Instant::now();
@@ -263,13 +273,19 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             let (variant, dir) = tables.resolve()?;
             anyhow::ensure!(positions > 0, "--positions must be at least 1");
             let t = tablebase::bench::probe_latency(&dir, variant, positions)?;
+            let dtw = match (t.dtw_cold_ns, t.dtw_cached_ns) {
+                (Some(cold), Some(cached)) => format!(
+                    " dtw_cold_us={:.2} dtw_cached_us={:.3}",
+                    cold / 1000.0,
+                    cached / 1000.0
+                ),
+                _ => " dtw=none".to_string(),
+            };
             outln!(
-                "probe positions={} wdl_cold_us={:.2} wdl_cached_us={:.3} dtw_cold_us={:.2} dtw_cached_us={:.3}",
+                "probe positions={} wdl_cold_us={:.2} wdl_cached_us={:.3}{dtw}",
                 t.positions,
                 t.wdl_cold_ns / 1000.0,
-                t.wdl_cached_ns / 1000.0,
-                t.dtw_cold_ns / 1000.0,
-                t.dtw_cached_ns / 1000.0
+                t.wdl_cached_ns / 1000.0
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -278,8 +294,10 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
             pieces,
             format,
             memory,
+            metric,
         } => {
             let (variant, dir) = tables.resolve()?;
+            let metric: Metric = metric.parse().map_err(anyhow::Error::msg)?;
             match format.as_str() {
                 "make" => {
                     let program = std::env::current_exe()?;
@@ -290,11 +308,15 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                             pieces,
                             &dir,
                             &program.display().to_string(),
-                            memory
+                            memory,
+                            metric
                         )?
                     );
                 }
-                "json" => out!("{}", tablebase::plan::json(variant, pieces, memory)?),
+                "json" => out!(
+                    "{}",
+                    tablebase::plan::json(variant, pieces, memory, metric)?
+                ),
                 "slurm" => {
                     let program = std::env::current_exe()?;
                     out!(
@@ -304,7 +326,8 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                             pieces,
                             &dir,
                             &program.display().to_string(),
-                            memory
+                            memory,
+                            metric
                         )?
                     );
                 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::tablebase::format::Metric;
 use crate::tablebase::material::Material;
 use crate::tablebase::memory::{Bytes, Need};
 
@@ -64,12 +65,19 @@ pub enum TbError {
         jobs: Vec<Need>,
     },
     /// The slices a job needs are not all present.
-    #[error("{job} needs {} first; missing in {}", missing.join(", "), dir.display())]
+    #[error(
+        "{job} needs the {} tables of {} first; missing in {}",
+        metric.name(),
+        missing.join(", "),
+        dir.display()
+    )]
     MissingDependencies {
         /// The job asked for.
         job: Material,
         /// The missing slices.
         missing: Vec<String>,
+        /// The tables the job builds, and so reads.
+        metric: Metric,
         /// The directory.
         dir: PathBuf,
     },

@@ -51,6 +51,47 @@ impl TableKind {
     }
 }
 
+/// What a generation builds: win/draw/loss only, or the distances too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// WDL files only: enough for adjudicating won and drawn endings and for the engine's
+    /// search, at a fraction of the disk and of the memory a job reads.
+    Wdl,
+    /// DTW and WDL files: the distances the move limits of the rules need.
+    #[default]
+    Dtw,
+}
+
+impl Metric {
+    /// The files a job of this metric writes.
+    pub fn kinds(self) -> &'static [TableKind] {
+        match self {
+            Metric::Wdl => &[TableKind::Wdl],
+            Metric::Dtw => &[TableKind::Dtw, TableKind::Wdl],
+        }
+    }
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Metric::Wdl => "wdl",
+            Metric::Dtw => "dtw",
+        }
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Metric, String> {
+        match s {
+            "wdl" => Ok(Metric::Wdl),
+            "dtw" => Ok(Metric::Dtw),
+            other => Err(format!("{other:?}: expected wdl or dtw")),
+        }
+    }
+}
+
 /// WDL codes in a WDL file (two bits each, four to a byte, first position in the low bits).
 pub const WDL_DRAW: u8 = 0;
 /// The side to move wins.
@@ -356,6 +397,27 @@ impl<'a> TableView<'a> {
             *code = entry(&block, bits, j);
         }
         Ok(())
+    }
+
+    /// All entries of a two-bit (WDL) table as the file packs them, four to a byte, first
+    /// position in the low bits: a quarter of a byte a position in memory.
+    pub fn decode_packed(&self) -> Result<Vec<u8>, String> {
+        let h = &self.header;
+        if h.entry_bits != 2 || !h.block_positions.is_multiple_of(4) {
+            return Err(format!(
+                "{} bits a position in blocks of {}: not a WDL table",
+                h.entry_bits, h.block_positions
+            ));
+        }
+        let mut out = vec![0u8; h.positions.div_ceil(4) as usize];
+        out.par_chunks_mut(h.block_positions as usize / 4)
+            .enumerate()
+            .try_for_each(|(i, chunk)| {
+                let block = self.decompress(i)?;
+                chunk.copy_from_slice(&block[..chunk.len()]);
+                Ok::<(), String>(())
+            })?;
+        Ok(out)
     }
 
     /// All entries, decompressed in parallel, as DTW codes (for DTW files) or WDL codes.

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::rules::variant::{Variant, with_rules};
 use crate::tablebase::error::TbError;
-use crate::tablebase::format::{self, Header, TableKind, TableView};
+use crate::tablebase::format::{self, Header, Metric, TableKind, TableView};
 use crate::tablebase::fs;
 use crate::tablebase::index::Indexer;
 use crate::tablebase::layout::table_path;
@@ -24,14 +24,15 @@ use crate::tablebase::value::Dtw;
 const WDL_LEVEL: i32 = 19;
 const DTW_LEVEL: i32 = 9;
 
-/// Whether every file of a job is present and valid (then it need not be generated again).
-pub fn job_done(variant: Variant, dir: &Path, job: Material) -> bool {
+/// Whether every file a job of `metric` writes is present and valid (then it need not be
+/// generated again).
+pub fn job_done(variant: Variant, dir: &Path, job: Material, metric: Metric) -> bool {
     let mut materials = vec![job];
     if job.partner() != job {
         materials.push(job.partner());
     }
     materials.iter().all(|&m| {
-        [TableKind::Dtw, TableKind::Wdl].iter().all(|&kind| {
+        metric.kinds().iter().all(|&kind| {
             let path = table_path(dir, m, kind);
             fs::map(&path).is_ok_and(|map| {
                 TableView::new(&map)
@@ -87,20 +88,22 @@ pub fn generate_job(
     limits: impl Into<Limits>,
 ) -> Result<JobSummary, TbError> {
     let job = job.job();
+    let limits = limits.into();
     let missing: Vec<String> = job
         .job_dependencies()
         .into_iter()
-        .filter(|&d| !job_done(variant, dir, d))
+        .filter(|&d| !job_done(variant, dir, d, limits.metric))
         .map(|d| d.to_string())
         .collect();
     if !missing.is_empty() {
         return Err(TbError::MissingDependencies {
             job,
             missing,
+            metric: limits.metric,
             dir: dir.to_path_buf(),
         });
     }
-    let mut done = run_jobs(variant, dir, vec![job], report, limits.into())?;
+    let mut done = run_jobs(variant, dir, vec![job], report, limits)?;
     Ok(done.remove(0))
 }
 
@@ -139,7 +142,7 @@ fn run_jobs(
     let pending: Vec<Material> = jobs
         .iter()
         .copied()
-        .filter(|&j| !job_done(variant, dir, j))
+        .filter(|&j| !job_done(variant, dir, j, limits.metric))
         .collect();
     let over = memory::over_budget(variant, &pending, limits);
     if !over.is_empty() {
@@ -170,7 +173,7 @@ fn run_job(
     let dir = store.dir().to_path_buf();
     let ixs = memory::job_slices(variant, job);
     let positions: u64 = ixs.iter().map(Indexer::size).sum();
-    if job_done(variant, &dir, job) {
+    if job_done(variant, &dir, job, limits.metric) {
         return Ok(JobSummary {
             job,
             positions,
@@ -186,13 +189,11 @@ fn run_job(
     })?;
     memory::reset_peak();
     let private = memory::PrivatePeak::start();
-    let needed: Vec<Material> = ixs
-        .iter()
-        .flat_map(|ix| ix.material().successors())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    store.hold(&needed)?;
+    let read = memory::reads(variant, job, limits.metric);
+    match limits.metric {
+        Metric::Dtw => store.hold(&read)?,
+        Metric::Wdl => store.hold_wdl(&read)?,
+    }
     let label = ixs
         .iter()
         .map(|ix| ix.material().to_string())
@@ -209,7 +210,7 @@ fn run_job(
                 .map(|ix| {
                     let n = ix.size() as usize;
                     at += n;
-                    files(variant, ix.material(), &codes[at - n..at])
+                    files(variant, ix.material(), &codes[at - n..at], limits.metric)
                 })
                 .collect::<Vec<_>>();
             (tables, 0)
@@ -233,18 +234,19 @@ fn run_job(
             let tables = ixs
                 .iter()
                 .zip(scratch.values())
-                .map(|(ix, codes)| files(variant, ix.material(), codes))
+                .map(|(ix, codes)| files(variant, ix.material(), codes, limits.metric))
                 .collect::<Vec<_>>();
             (tables, parts.len())
         }
     };
     let longest = tables
         .iter()
-        .map(|t| t.dtw.0.longest_win)
-        .max()
-        .unwrap_or(0);
+        .filter_map(|t| t.dtw.as_ref().map(|d| d.0.longest_win))
+        .max();
     for t in &tables {
-        fs::write_atomic(&table_path(&dir, t.material, TableKind::Dtw), &t.dtw.1)?;
+        if let Some((_, image)) = &t.dtw {
+            fs::write_atomic(&table_path(&dir, t.material, TableKind::Dtw), image)?;
+        }
     }
     // WDL files last, the job's own last of all: it is the file a scheduler waits for.
     for t in tables.iter().rev() {
@@ -265,9 +267,11 @@ fn run_job(
         (n, 0) => format!(", {n} sub-slices"),
         (n, r) => format!(", {n} sub-slices (resumed after {r})"),
     };
-    progress.finish(&format!(
-        "{positions} positions, longest win {longest} plies{cut}{peak_text}"
-    ));
+    let longest = match longest {
+        Some(plies) => format!(", longest win {plies} plies"),
+        None => ", WDL only".to_string(),
+    };
+    progress.finish(&format!("{positions} positions{longest}{cut}{peak_text}"));
     Ok(JobSummary {
         job,
         positions,
@@ -295,16 +299,18 @@ fn solve_part(
     with_rules!(store.variant(), R => solve::solve::<R>(&job, part, progress))
 }
 
-/// The two table files of a solved slice, as headers and file images.
+/// The table files of a solved slice, as headers and file images.
 struct Tables {
     material: Material,
-    dtw: (Header, Vec<u8>),
+    /// None when the job builds WDL only.
+    dtw: Option<(Header, Vec<u8>)>,
     wdl: (Header, Vec<u8>),
 }
 
-/// Builds the DTW and the WDL table of a slice from its values (DTW codes, the top bit marking
-/// positions that must capture), a block at a time.
-fn files(variant: Variant, m: Material, codes: &[u16]) -> Tables {
+/// Builds the tables of `metric` of a slice from its values (DTW codes, the top bit marking
+/// positions that must capture), a block at a time. Solved for WDL only, the codes hold results
+/// with distances that are not the game's, so no distance is written (the longest win is 0).
+fn files(variant: Variant, m: Material, codes: &[u16], metric: Metric) -> Tables {
     #[derive(Default)]
     struct Counts {
         wins: u64,
@@ -347,7 +353,10 @@ fn files(variant: Variant, m: Material, codes: &[u16]) -> Tables {
         wins: counts.wins,
         draws: counts.draws,
         losses: counts.losses,
-        longest_win: counts.longest,
+        longest_win: match metric {
+            Metric::Dtw => counts.longest,
+            Metric::Wdl => 0,
+        },
         block_positions: kind.block_positions(),
         block_count: 0,
         payload_len: 0,
@@ -358,24 +367,7 @@ fn files(variant: Variant, m: Material, codes: &[u16]) -> Tables {
     } else {
         16
     };
-    let h = header(TableKind::Dtw, dtw_bits);
-    let block = h.block_positions as usize;
-    let raw_len = h.raw_block_len();
-    let dtw_image = format::build_blocks(h.clone(), DTW_LEVEL, |i| {
-        let from = (i * block).min(codes.len());
-        let chunk = &codes[from..((i + 1) * block).min(codes.len())];
-        let mut raw: Vec<u8> = if dtw_bits == 8 {
-            chunk.iter().map(|&c| (c & !CAPTURE) as u8).collect()
-        } else {
-            chunk
-                .iter()
-                .flat_map(|&c| (c & !CAPTURE).to_le_bytes())
-                .collect()
-        };
-        raw.resize(raw_len, 0);
-        raw
-    });
-    let dtw = (h, dtw_image);
+    let dtw = (metric == Metric::Dtw).then(|| dtw_file(header(TableKind::Dtw, dtw_bits), codes));
 
     // Capture positions are resolved by search when probed, so their WDL entry may be anything:
     // repeating the last value keeps runs long and the blocks small.
@@ -425,4 +417,26 @@ fn files(variant: Variant, m: Material, codes: &[u16]) -> Tables {
         dtw,
         wdl: (h, wdl_image),
     }
+}
+
+/// The DTW file of a slice from its values, a block at a time.
+fn dtw_file(h: Header, codes: &[u16]) -> (Header, Vec<u8>) {
+    let block = h.block_positions as usize;
+    let raw_len = h.raw_block_len();
+    let wide = h.entry_bits == 16;
+    let image = format::build_blocks(h.clone(), DTW_LEVEL, |i| {
+        let from = (i * block).min(codes.len());
+        let chunk = &codes[from..((i + 1) * block).min(codes.len())];
+        let mut raw: Vec<u8> = if wide {
+            chunk
+                .iter()
+                .flat_map(|&c| (c & !CAPTURE).to_le_bytes())
+                .collect()
+        } else {
+            chunk.iter().map(|&c| (c & !CAPTURE) as u8).collect()
+        };
+        raw.resize(raw_len, 0);
+        raw
+    });
+    (h, image)
 }

@@ -127,6 +127,20 @@ impl Material {
         out
     }
 
+    /// Every material a game can reach from this one by moves that leave it and its partner:
+    /// its successors, theirs, and so on (what a WDL-only job reads, since a WDL table leaves
+    /// its capture positions to be resolved by playing the captures).
+    pub fn reachable(&self) -> BTreeSet<Material> {
+        let mut out = BTreeSet::new();
+        let mut todo: Vec<Material> = self.successors().into_iter().collect();
+        while let Some(m) = todo.pop() {
+            if out.insert(m) {
+                todo.extend(m.successors());
+            }
+        }
+        out
+    }
+
     /// The jobs this material's job needs finished first.
     pub fn job_dependencies(&self) -> BTreeSet<Material> {
         let job = self.job();

@@ -5,7 +5,10 @@
 //! one solved in sub-slices holds that for its largest sub-slice only, its finished values being
 //! in a mapped scratch file the system may write out. Either holds two bytes a position of every
 //! finished slice its captures and promotions reach (their DTW codes) and, while it writes its
-//! tables, their compressed images (counted as one byte a position of its larger slice).
+//! tables, their compressed images (counted as one byte a position of its larger slice). A job
+//! that builds WDL only reads WDL instead: two bits a position of every slice its moves can lead
+//! to, however many moves away, since a WDL table's capture positions are resolved by playing
+//! the captures.
 //! Planning against the budget before the first job starts means a run that cannot fit says so
 //! at once, with the figures, instead of swapping hours into the work.
 
@@ -13,6 +16,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::rules::variant::Variant;
+use crate::tablebase::format::Metric;
 use crate::tablebase::index::Indexer;
 use crate::tablebase::material::Material;
 
@@ -22,6 +26,8 @@ const JOB_BYTES: u64 = 6;
 const OUT_BYTES: u64 = 1;
 /// Bytes a position of a finished slice the job reads takes.
 const HELD_BYTES: u64 = 2;
+/// Positions of a finished slice held as WDL in one byte.
+const WDL_PER_BYTE: u64 = 4;
 /// The rest of the process: the program, thread stacks, file images being written.
 const OVERHEAD: u64 = 64 << 20;
 
@@ -84,6 +90,8 @@ pub struct Need {
     pub positions: u64,
     /// Positions of the finished slices it reads.
     pub held: u64,
+    /// What it builds.
+    pub metric: Metric,
     /// The bytes: the job's state, the slices it reads, the program.
     pub bytes: Bytes,
 }
@@ -99,29 +107,48 @@ pub fn job_slices(variant: Variant, job: Material) -> Vec<Indexer> {
     slices
 }
 
-/// The memory `job` needs in `variant` solved whole.
-pub fn need(variant: Variant, job: Material) -> Need {
-    need_solving(variant, job, None)
+/// The memory `job` needs in `variant` solved whole, building the tables of `metric`.
+pub fn need(variant: Variant, job: Material, metric: Metric) -> Need {
+    need_solving(variant, job, metric, None)
 }
 
-/// The memory `job` needs with `solved` positions in memory at once (all of them when `None`).
-fn need_solving(variant: Variant, job: Material, solved: Option<u64>) -> Need {
+/// The finished slices a job of `metric` reads: the slices its moves reach (DTW), or every
+/// slice they can lead to (WDL).
+pub fn reads(variant: Variant, job: Material, metric: Metric) -> Vec<Material> {
+    let slices = job_slices(variant, job.job());
+    let read: BTreeSet<Material> = slices
+        .iter()
+        .flat_map(|ix| match metric {
+            Metric::Dtw => ix.material().successors(),
+            Metric::Wdl => ix.material().reachable(),
+        })
+        .collect();
+    read.into_iter().collect()
+}
+
+/// The memory `job` of `metric` needs with `solved` positions in memory at once (all of them
+/// when `None`).
+fn need_solving(variant: Variant, job: Material, metric: Metric, solved: Option<u64>) -> Need {
     let g = variant.geometry();
     let job = job.job();
     let slices = job_slices(variant, job);
     let positions: u64 = slices.iter().map(Indexer::size).sum();
     let largest = slices.iter().map(Indexer::size).max().unwrap_or(0);
-    let reached: BTreeSet<Material> = slices
+    let held: u64 = reads(variant, job, metric)
         .iter()
-        .flat_map(|ix| ix.material().successors())
-        .collect();
-    let held: u64 = reached.iter().map(|&m| Indexer::new(g, m).size()).sum();
+        .map(|&m| Indexer::new(g, m).size())
+        .sum();
+    let held_bytes = match metric {
+        Metric::Dtw => HELD_BYTES * held,
+        Metric::Wdl => held.div_ceil(WDL_PER_BYTE),
+    };
     let solved = solved.unwrap_or(positions);
     Need {
         job,
         positions,
         held,
-        bytes: Bytes(JOB_BYTES * solved + OUT_BYTES * largest + HELD_BYTES * held + OVERHEAD),
+        metric,
+        bytes: Bytes(JOB_BYTES * solved + OUT_BYTES * largest + held_bytes + OVERHEAD),
     }
 }
 
@@ -134,6 +161,8 @@ pub struct Limits {
     /// possible sub-slice, when that is larger), even when it fits whole. Without it only the
     /// jobs over the budget are cut.
     pub split: Option<u64>,
+    /// What the jobs build, which decides what they read.
+    pub metric: Metric,
 }
 
 impl From<Bytes> for Limits {
@@ -141,6 +170,7 @@ impl From<Bytes> for Limits {
         Limits {
             budget,
             split: None,
+            metric: Metric::Dtw,
         }
     }
 }
@@ -160,7 +190,7 @@ pub enum Layout {
 /// How `job` is solved within `limits`, and what it then needs; or, when it fits in no way,
 /// what its smallest layout would need.
 pub fn layout(variant: Variant, job: Material, limits: Limits) -> Result<(Layout, Need), Need> {
-    let whole = need(variant, job);
+    let whole = need_solving(variant, job, limits.metric, None);
     // A placement of the men and its twin with the other side to move is the least a sub-slice
     // can hold: one range of each slice (two of the job's one slice when it is its own partner).
     let slices = job_slices(variant, job);
@@ -171,12 +201,12 @@ pub fn layout(variant: Variant, job: Material, limits: Limits) -> Result<(Layout
     };
     let can_split = job.total_men() > 0;
     let split = |cap: u64| {
-        let n = need_solving(variant, job, Some(cap));
+        let n = need_solving(variant, job, limits.metric, Some(cap));
         (n.bytes <= limits.budget).then_some((Layout::SubSlices { cap }, n))
     };
     if let (Some(cap), true) = (limits.split, can_split) {
         let cap = cap.max(pair);
-        return split(cap).ok_or_else(|| need_solving(variant, job, Some(cap)));
+        return split(cap).ok_or_else(|| need_solving(variant, job, limits.metric, Some(cap)));
     }
     if whole.bytes <= limits.budget {
         return Ok((Layout::Whole, whole));
@@ -185,12 +215,12 @@ pub fn layout(variant: Variant, job: Material, limits: Limits) -> Result<(Layout
         return Err(whole);
     }
     // As large as the budget allows: fewer sub-slices, fewer passes.
-    let fixed = need_solving(variant, job, Some(0)).bytes.0;
+    let fixed = need_solving(variant, job, limits.metric, Some(0)).bytes.0;
     let cap = limits.budget.0.saturating_sub(fixed) / JOB_BYTES;
     if cap < pair {
-        return Err(need_solving(variant, job, Some(pair)));
+        return Err(need_solving(variant, job, limits.metric, Some(pair)));
     }
-    split(cap).ok_or_else(|| need_solving(variant, job, Some(pair)))
+    split(cap).ok_or_else(|| need_solving(variant, job, limits.metric, Some(pair)))
 }
 
 /// The jobs among `jobs` that fit `limits` in no layout, with what their smallest layout needs.
@@ -301,7 +331,7 @@ mod tests {
     fn a_job_needs_six_bytes_a_position_one_for_its_larger_slice_and_two_for_what_it_reads() {
         let g = Variant::International.geometry();
         let job: Material = "kk-k".parse().expect("material");
-        let n = need(Variant::International, job);
+        let n = need(Variant::International, job, Metric::Dtw);
         let (a, b) = (
             Indexer::new(g, job).size(),
             Indexer::new(g, job.partner()).size(),
@@ -322,7 +352,7 @@ mod tests {
         let whole_over: Vec<Material> = jobs
             .iter()
             .copied()
-            .filter(|&j| need(v, j).bytes > budget)
+            .filter(|&j| need(v, j, Metric::Dtw).bytes > budget)
             .collect();
         assert!(whole_over.contains(&"kkm-kkm".parse().expect("material")));
         // Cut by where the men stand, every one fits, each in sub-slices within the budget.
@@ -339,20 +369,27 @@ mod tests {
             Ok(Layout::Whole)
         );
         let tight = Limits {
-            budget: Bytes(need(v, kings).bytes.0 - 1),
+            budget: Bytes(need(v, kings, Metric::Dtw).bytes.0 - 1),
             split: None,
+            metric: Metric::Dtw,
         };
-        assert_eq!(over_budget(v, &[kings], tight), vec![need(v, kings)]);
+        assert_eq!(
+            over_budget(v, &[kings], tight),
+            vec![need(v, kings, Metric::Dtw)]
+        );
         // A job with men under a budget too small for one placement of its men is refused with
         // what its smallest sub-slices need.
         let job: Material = "kkm-kkm".parse().expect("material");
         let tiny = Limits {
             budget: Bytes(1 << 30),
             split: None,
+            metric: Metric::Dtw,
         };
         let refused = over_budget(v, &[job], tiny);
         assert_eq!(refused.len(), 1);
-        assert!(refused[0].bytes > tiny.budget && refused[0].bytes < need(v, job).bytes);
+        assert!(
+            refused[0].bytes > tiny.budget && refused[0].bytes < need(v, job, Metric::Dtw).bytes
+        );
         // Every five-piece job fits whole in 2 GiB, so none is cut.
         for job in Material::jobs_up_to(5) {
             let l = layout(v, job, Bytes(2 << 30).into()).map(|l| l.0);

@@ -26,6 +26,8 @@ pub mod value;
 pub mod verify;
 
 #[cfg(test)]
+mod metric_tests;
+#[cfg(test)]
 mod split_tests;
 #[cfg(test)]
 pub(crate) mod tests;

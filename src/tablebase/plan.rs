@@ -5,11 +5,11 @@ use std::path::Path;
 
 use crate::rules::variant::Variant;
 use crate::tablebase::error::TbError;
-use crate::tablebase::format::TableKind;
+use crate::tablebase::format::{Metric, TableKind};
 use crate::tablebase::index::Indexer;
 use crate::tablebase::layout::table_path;
 use crate::tablebase::material::Material;
-use crate::tablebase::memory::{self, Bytes, Layout};
+use crate::tablebase::memory::{self, Bytes, Layout, Limits};
 
 /// How each job of `jobs` is laid out and the memory it needs: whole, or, under a budget, in
 /// sub-slices when it does not fit whole. Fails with the jobs that fit the budget in no way.
@@ -17,14 +17,20 @@ fn layouts(
     variant: Variant,
     jobs: &[Material],
     budget: Option<Bytes>,
+    metric: Metric,
 ) -> Result<Vec<(Layout, u64)>, TbError> {
     let Some(budget) = budget else {
         return Ok(jobs
             .iter()
-            .map(|&j| (Layout::Whole, memory::need(variant, j).bytes.0))
+            .map(|&j| (Layout::Whole, memory::need(variant, j, metric).bytes.0))
             .collect());
     };
-    let over = memory::over_budget(variant, jobs, budget.into());
+    let limits = Limits {
+        budget,
+        split: None,
+        metric,
+    };
+    let over = memory::over_budget(variant, jobs, limits);
     if !over.is_empty() {
         return Err(TbError::OverBudget { budget, jobs: over });
     }
@@ -32,7 +38,7 @@ fn layouts(
         .iter()
         .map(|&j| {
             let (layout, need) =
-                memory::layout(variant, j, budget.into()).expect("over_budget found none");
+                memory::layout(variant, j, limits).expect("over_budget found none");
             (layout, need.bytes.0)
         })
         .collect())
@@ -41,13 +47,15 @@ fn layouts(
 /// A Makefile with one target per job (the job's own WDL file, which it writes last) that
 /// depends on the targets of the jobs it needs; `make -j` then runs independent jobs at once.
 /// `program` is the command that runs this program; with a `budget` each job is given it
-/// (`--memory`), so that several running at once share the machine as planned.
+/// (`--memory`), so that several running at once share the machine as planned; each builds the
+/// tables of `metric`.
 pub fn makefile(
     variant: Variant,
     pieces: u32,
     dir: &Path,
     program: &str,
     budget: Option<Bytes>,
+    metric: Metric,
 ) -> Result<String, TbError> {
     let target = |m: Material| {
         table_path(Path::new("$(DIR)"), m, TableKind::Wdl)
@@ -55,8 +63,9 @@ pub fn makefile(
             .to_string()
     };
     let jobs = Material::jobs_up_to(pieces);
-    layouts(variant, &jobs, budget)?;
-    let memory = budget.map_or(String::new(), |b| format!(" --memory {}", b.0));
+    layouts(variant, &jobs, budget, metric)?;
+    let memory =
+        budget.map_or(String::new(), |b| format!(" --memory {}", b.0)) + metric_arg(metric);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -80,9 +89,22 @@ pub fn makefile(
     Ok(out)
 }
 
+/// The arguments that ask a job for the tables of `metric` (none for the default).
+fn metric_arg(metric: Metric) -> &'static str {
+    match metric {
+        Metric::Wdl => " --metric wdl",
+        Metric::Dtw => "",
+    }
+}
+
 /// The same graph as JSON: each job with its slices, positions, layout (whole or sub-slices,
-/// under `budget`), the memory it needs and the jobs it needs.
-pub fn json(variant: Variant, pieces: u32, budget: Option<Bytes>) -> Result<String, TbError> {
+/// under `budget`), the memory it needs (building the tables of `metric`) and the jobs it needs.
+pub fn json(
+    variant: Variant,
+    pieces: u32,
+    budget: Option<Bytes>,
+    metric: Metric,
+) -> Result<String, TbError> {
     let g = variant.geometry();
     let quoted = |ms: &[Material]| {
         ms.iter()
@@ -93,11 +115,12 @@ pub fn json(variant: Variant, pieces: u32, budget: Option<Bytes>) -> Result<Stri
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{{\"variant\": \"{}\", \"pieces\": {pieces}, \"jobs\": [",
-        variant.name()
+        "{{\"variant\": \"{}\", \"pieces\": {pieces}, \"metric\": \"{}\", \"jobs\": [",
+        variant.name(),
+        metric.name()
     );
     let jobs = Material::jobs_up_to(pieces);
-    let laid = layouts(variant, &jobs, budget)?;
+    let laid = layouts(variant, &jobs, budget, metric)?;
     for (i, (&job, &(layout, memory))) in jobs.iter().zip(&laid).enumerate() {
         let layout = match layout {
             Layout::Whole => "whole",
@@ -147,13 +170,15 @@ pub fn levels(pieces: u32) -> Vec<Vec<Material>> {
 /// before it has finished without a failure (`--dependency=afterok`). Each array asks for the
 /// memory of its largest job (whole, or under `budget` in sub-slices when it does not fit
 /// whole); `CPUS`, `DRAUGHTS`, `DIR` and `SBATCH_ARGS` (a partition, an account) can be set
-/// when it is run. The directory must be shared by the nodes.
+/// when it is run. The directory must be shared by the nodes. Each job builds the tables of
+/// `metric`.
 pub fn slurm(
     variant: Variant,
     pieces: u32,
     dir: &Path,
     program: &str,
     budget: Option<Bytes>,
+    metric: Metric,
 ) -> Result<String, TbError> {
     let mut out = String::new();
     let _ = writeln!(out, "#!/usr/bin/env bash");
@@ -174,7 +199,7 @@ pub fn slurm(
     let _ = writeln!(out, "mkdir -p \"$DIR\"");
     let _ = writeln!(out, "after=\"\"");
     for (i, jobs) in levels(pieces).iter().enumerate() {
-        let memory = layouts(variant, jobs, budget)?
+        let memory = layouts(variant, jobs, budget, metric)?
             .into_iter()
             .map(|(_, bytes)| bytes)
             .max()
@@ -198,9 +223,10 @@ pub fn slurm(
         // parameters, which every POSIX shell has.
         let _ = writeln!(
             out,
-            "  --wrap=\"set -- {}; shift \\$SLURM_ARRAY_TASK_ID; exec \\\"$DRAUGHTS\\\" tb generate --variant {} --dir \\\"$DIR\\\" --threads \\\"$CPUS\\\" --memory {mib}M --slice \\$1\")",
+            "  --wrap=\"set -- {}; shift \\$SLURM_ARRAY_TASK_ID; exec \\\"$DRAUGHTS\\\" tb generate --variant {} --dir \\\"$DIR\\\" --threads \\\"$CPUS\\\" --memory {mib}M{} --slice \\$1\")",
             names.join(" "),
-            variant.name()
+            variant.name(),
+            metric_arg(metric)
         );
         // --parsable prints the id, with ";cluster" on a federation.
         let _ = writeln!(out, "after=\"${{after%%;*}}\"");
@@ -223,7 +249,8 @@ mod tests {
     fn under_a_budget_the_large_jobs_are_planned_in_sub_slices_within_it() {
         let v = Variant::International;
         let budget = Bytes(12 << 30);
-        let text = json(v, 6, Some(budget)).expect("every six-piece job fits in sub-slices");
+        let text =
+            json(v, 6, Some(budget), Metric::Dtw).expect("every six-piece job fits in sub-slices");
         let line = |job: &str| {
             text.lines()
                 .find(|l| l.contains(&format!("\"job\": \"{job}\"")))
@@ -241,12 +268,14 @@ mod tests {
                 .expect("a number");
             assert!(memory <= budget.0, "{l}");
         }
-        let make = makefile(v, 3, Path::new("t"), "draughts", Some(budget)).expect("fits");
+        let make =
+            makefile(v, 3, Path::new("t"), "draughts", Some(budget), Metric::Dtw).expect("fits");
         assert!(
             make.contains("--memory 12884901888 --slice k-k\n"),
             "{make}"
         );
-        let slurm = slurm(v, 6, Path::new("t"), "draughts", Some(budget)).expect("fits");
+        let slurm =
+            slurm(v, 6, Path::new("t"), "draughts", Some(budget), Metric::Dtw).expect("fits");
         assert!(slurm.contains("--mem=12288M"), "{slurm}");
         for mem in slurm.split("--mem=").skip(1) {
             let mib: u64 = mem
@@ -256,7 +285,9 @@ mod tests {
                 .expect("MiB");
             assert!(mib <= 12 << 10, "an array asks for {mib} MiB");
         }
-        let refused = json(v, 6, Some(Bytes(1 << 30))).unwrap_err().to_string();
+        let refused = json(v, 6, Some(Bytes(1 << 30)), Metric::Dtw)
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("kkk-kkk needs"), "{refused}");
     }
 

@@ -71,11 +71,11 @@ pub struct SliceStats {
     pub draws: u64,
     /// Lost for the side to move.
     pub losses: u64,
-    /// The longest win in plies.
+    /// The longest win in plies (0 without a DTW file).
     pub longest_win: u32,
     /// Size of the WDL file.
     pub wdl_bytes: u64,
-    /// Size of the DTW file.
+    /// Size of the DTW file (0 when the slice was built for WDL only).
     pub dtw_bytes: u64,
 }
 
@@ -243,6 +243,12 @@ impl Tablebase {
         all
     }
 
+    /// Whether the table of `kind` of `material` is present (a set built for WDL only has no
+    /// DTW tables).
+    pub fn has(&self, material: Material, kind: TableKind) -> bool {
+        self.table(material, kind).is_ok()
+    }
+
     /// The header of one table, after checking the whole file.
     pub fn header(&self, material: Material, kind: TableKind) -> Result<Header, TbError> {
         let table = self.table(material, kind)?;
@@ -254,7 +260,11 @@ impl Tablebase {
         let mut out = Vec::new();
         for m in self.materials() {
             let wdl = self.header(m, TableKind::Wdl)?;
-            let dtw = self.header(m, TableKind::Dtw)?;
+            // A set built for WDL only has no DTW files (and no distances).
+            let dtw = match self.has(m, TableKind::Dtw) {
+                true => Some(self.header(m, TableKind::Dtw)?),
+                false => None,
+            };
             let size = |kind| {
                 let path = &self.table(m, kind).expect("header read above").path;
                 std::fs::metadata(path)
@@ -270,9 +280,12 @@ impl Tablebase {
                 wins: wdl.wins,
                 draws: wdl.draws,
                 losses: wdl.losses,
-                longest_win: dtw.longest_win,
+                longest_win: dtw.as_ref().map_or(0, |h| h.longest_win),
                 wdl_bytes: size(TableKind::Wdl)?,
-                dtw_bytes: size(TableKind::Dtw)?,
+                dtw_bytes: match dtw {
+                    Some(_) => size(TableKind::Dtw)?,
+                    None => 0,
+                },
             });
         }
         Ok(out)

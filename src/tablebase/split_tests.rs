@@ -33,6 +33,7 @@ fn two_to_four_pieces_both_ways(variant: Variant) {
     let limits = Limits {
         budget,
         split: Some(300_000),
+        metric: crate::tablebase::format::Metric::Dtw,
     };
     let made = generate_all(variant, 4, cut.path(), Report::Quiet, limits).expect("cut");
     let with_men = made.iter().filter(|j| j.job.total_men() > 0).count();
@@ -100,7 +101,12 @@ fn a_six_piece_job_over_its_budget_is_solved_in_sub_slices_to_the_same_tables() 
             std::fs::write(cut.path().join(name), bytes).expect("a copy");
         }
     }
-    let budget = memory::Bytes(memory::need(v, job).bytes.0 - 1);
+    let budget = memory::Bytes(
+        memory::need(v, job, crate::tablebase::format::Metric::Dtw)
+            .bytes
+            .0
+            - 1,
+    );
     let Ok((Layout::SubSlices { .. }, need)) = memory::layout(v, job, budget.into()) else {
         panic!("{job} must be cut to fit {budget}");
     };

@@ -68,6 +68,9 @@ enum Codes {
     /// From the mapped file, block by block through the store's cache (every block was
     /// decompressed once when the slice was taken, so none fails later).
     Mapped { map: Mmap, id: u64 },
+    /// WDL entries decoded in memory, four to a byte (a quarter of a byte a position); their
+    /// capture positions are resolved by playing the captures, into slices also held.
+    Wdl(Vec<u8>),
 }
 
 /// A finished slice held for lookups: its index, its DTW file's header and codes.
@@ -144,7 +147,7 @@ impl Store {
             let keep = match self.slices.get(&m).map(|h| &h.codes) {
                 Some(Codes::Decoded(_)) => decode,
                 Some(Codes::Mapped { .. }) => !decode,
-                None => false,
+                Some(Codes::Wdl(_)) | None => false,
             };
             if keep {
                 if let Some(Held {
@@ -173,6 +176,30 @@ impl Store {
             }
         }
         Ok(holding)
+    }
+
+    /// Holds `materials` as WDL, four positions a byte (dropping any other slice held), for a
+    /// job or a check of WDL alone; `materials` must hold every slice the captures of a held
+    /// position lead to. Every file is checked fully.
+    pub(crate) fn hold_wdl(&mut self, materials: &[Material]) -> Result<(), TbError> {
+        self.slices
+            .retain(|m, h| materials.contains(m) && matches!(h.codes, Codes::Wdl(_)));
+        for &m in materials {
+            if self.slices.contains_key(&m) {
+                continue;
+            }
+            let (map, header) = map_table(self.variant, &self.dir, m, TableKind::Wdl)?;
+            let bits = TableView::checked(&map, header.clone())
+                .decode_packed()
+                .map_err(|reason| TbError::Corrupt {
+                    path: table_path(&self.dir, m, TableKind::Wdl),
+                    reason,
+                })?;
+            let ix = Indexer::new(self.variant.geometry(), m);
+            let codes = Codes::Wdl(bits);
+            self.slices.insert(m, Held { ix, header, codes });
+        }
+        Ok(())
     }
 
     pub(crate) fn variant(&self) -> Variant {
@@ -223,6 +250,20 @@ impl Store {
                 });
                 let block = block.expect("the loader above does not fail");
                 format::entry(&block, h.entry_bits, (rank % bp) as usize)
+            }
+            Codes::Wdl(bits) => {
+                if pos.has_capture() {
+                    // A WDL table does not store a position that must capture: its value is
+                    // the best of its captures'.
+                    return self.derive(pos, &mut MoveList::new());
+                }
+                // The distances are unknown: a win is taken as one ply from the end and a loss
+                // as the end, which orders the results as the distances would.
+                match (bits[(rank / 4) as usize] >> (2 * (rank % 4))) & 3 {
+                    c if c == format::WDL_WIN => return Dtw::Win(1),
+                    c if c == format::WDL_LOSS => return Dtw::Loss(0),
+                    _ => 0,
+                }
             }
         })
     }

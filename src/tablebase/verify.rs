@@ -78,26 +78,39 @@ fn verify_slices(
         None => tb.materials(),
     };
     for m in materials {
-        // Most moves stay in the slice pair: it is decoded first, then the smaller slices.
-        let mut hold = vec![m];
-        if m.partner() != m {
-            hold.push(m.partner());
-        }
-        let mut reached: Vec<Material> = m.successors().into_iter().collect();
-        reached.sort_by_key(|&s| Indexer::new(g, s).size());
-        hold.extend(reached);
-        let holding = store.hold_within(&hold, Bytes(budget.0.saturating_sub(OVERHEAD)))?;
         let positions = Indexer::new(g, m).size();
-        let label = match holding.mapped {
-            0 => format!("verify {m}"),
-            n => format!(
-                "verify {m} ({} of {} slices read from their files)",
-                n,
-                hold.len()
-            ),
+        let with_dtw = table_path(dir, m, TableKind::Dtw).exists();
+        let label = if with_dtw {
+            // Most moves stay in the slice pair: it is decoded first, then the smaller slices.
+            let mut hold = vec![m];
+            if m.partner() != m {
+                hold.push(m.partner());
+            }
+            let mut reached: Vec<Material> = m.successors().into_iter().collect();
+            reached.sort_by_key(|&s| Indexer::new(g, s).size());
+            hold.extend(reached);
+            let holding = store.hold_within(&hold, Bytes(budget.0.saturating_sub(OVERHEAD)))?;
+            match holding.mapped {
+                0 => format!("verify {m}"),
+                n => format!(
+                    "verify {m} ({} of {} slices read from their files)",
+                    n,
+                    hold.len()
+                ),
+            }
+        } else {
+            // WDL alone: a position that must capture is resolved by its captures, so every
+            // slice the moves can lead to is held, a quarter of a byte a position.
+            let mut hold = vec![m, m.partner()];
+            hold.extend(m.reachable());
+            hold.extend(m.partner().reachable());
+            hold.sort();
+            hold.dedup();
+            store.hold_wdl(&hold)?;
+            format!("verify {m} (WDL only)")
         };
         let progress = Progress::start(report, &label, positions);
-        check_slice(&store, m, dir, &progress)?;
+        check_slice(&store, m, dir, with_dtw, &progress)?;
         progress.finish(&format!("{positions} positions consistent"));
         summary.slices += 1;
         summary.positions += positions;
@@ -105,13 +118,25 @@ fn verify_slices(
     Ok(summary)
 }
 
-/// Checks one slice block by block: its files are read through their maps, never whole.
-fn check_slice(store: &Store, m: Material, dir: &Path, progress: &Progress) -> Result<(), TbError> {
+/// Checks one slice block by block: its files are read through their maps, never whole. Without
+/// its DTW file (`with_dtw` false) the WDL entries are checked against the results of the moves.
+fn check_slice(
+    store: &Store,
+    m: Material,
+    dir: &Path,
+    with_dtw: bool,
+    progress: &Progress,
+) -> Result<(), TbError> {
     let variant = store.variant();
     let ix = Indexer::new(variant.geometry(), m);
-    let (dtw_map, dtw_header) = map_table(variant, dir, m, TableKind::Dtw)?;
+    let dtw_file = match with_dtw {
+        true => Some(map_table(variant, dir, m, TableKind::Dtw)?),
+        false => None,
+    };
     let (wdl_map, wdl_header) = map_table(variant, dir, m, TableKind::Wdl)?;
-    let dtw_view = TableView::checked(&dtw_map, dtw_header.clone());
+    let dtw_view = dtw_file
+        .as_ref()
+        .map(|(map, header)| TableView::checked(map, header.clone()));
     let wdl_view = TableView::checked(&wdl_map, wdl_header.clone());
     let dtw_path = table_path(dir, m, TableKind::Dtw);
     let wdl_path = table_path(dir, m, TableKind::Wdl);
@@ -128,7 +153,9 @@ fn check_slice(store: &Store, m: Material, dir: &Path, progress: &Progress) -> R
     };
     let (wins, draws, losses) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let wbp = wdl_header.block_positions as u64;
-    let dbp = dtw_header.block_positions as u64;
+    let dbp = dtw_view
+        .as_ref()
+        .map_or(1, |v| v.header.block_positions as u64);
     (0..wdl_header.block_count as u64)
         .into_par_iter()
         .for_each(|b| {
@@ -139,29 +166,33 @@ fn check_slice(store: &Store, m: Material, dir: &Path, progress: &Progress) -> R
             };
             let end = start + wdl.len() as u64;
             let mut dtw = Vec::with_capacity(wdl.len());
-            for d in start / dbp..end.div_ceil(dbp) {
-                match dtw_view.decode_block(d as usize) {
-                    Ok(codes) => {
-                        let from = start.saturating_sub(d * dbp) as usize;
-                        let to = ((end - d * dbp) as usize).min(codes.len());
-                        dtw.extend_from_slice(&codes[from..to]);
+            if let Some(view) = &dtw_view {
+                for d in start / dbp..end.div_ceil(dbp) {
+                    match view.decode_block(d as usize) {
+                        Ok(codes) => {
+                            let from = start.saturating_sub(d * dbp) as usize;
+                            let to = ((end - d * dbp) as usize).min(codes.len());
+                            dtw.extend_from_slice(&codes[from..to]);
+                        }
+                        Err(reason) => return fail(d * dbp, corrupt(&dtw_path, reason)),
                     }
-                    Err(reason) => return fail(d * dbp, corrupt(&dtw_path, reason)),
                 }
             }
             let mut walker = Walker::new(&ix, start);
             let mut list = MoveList::new();
-            for (j, (&code, &wdl_code)) in dtw.iter().zip(&wdl).enumerate() {
+            for (j, &wdl_code) in wdl.iter().enumerate() {
                 let index = start + j as u64;
                 let pos = position_of(variant, walker.placement());
                 walker.advance();
-                let stored = Dtw::from_code(code);
+                let derived = store.derive(&pos, &mut list);
+                // Without distances the derived value stands in for the stored one: its result
+                // is what the WDL entry is checked against.
+                let stored = dtw.get(j).map_or(derived, |&code| Dtw::from_code(code));
                 match stored {
                     Dtw::Win(_) => wins.fetch_add(1, Relaxed),
                     Dtw::Draw => draws.fetch_add(1, Relaxed),
                     Dtw::Loss(_) => losses.fetch_add(1, Relaxed),
                 };
-                let derived = store.derive(&pos, &mut list);
                 let mut bad = None;
                 if derived != stored {
                     bad = Some((&dtw_path, stored.to_string(), derived.to_string()));
@@ -199,7 +230,11 @@ fn check_slice(store: &Store, m: Material, dir: &Path, progress: &Progress) -> R
     if let Some((_, e)) = first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    for (h, path) in [(&dtw_header, dtw_path), (&wdl_header, wdl_path)] {
+    let mut headers = vec![(&wdl_header, wdl_path)];
+    if let Some((_, h)) = &dtw_file {
+        headers.push((h, dtw_path));
+    }
+    for (h, path) in headers {
         let counted = (
             wins.load(Relaxed),
             draws.load(Relaxed),
