@@ -7,10 +7,11 @@
 //! [`Game`], which applies every one of those rules, so the decision is what the rules make of
 //! best play, not an estimate of it.
 
+use crate::rules::board::Position;
 use crate::rules::game::{Game, MoveLimit, Outcome, Reason};
 use crate::rules::moves::Move;
 use crate::rules::piece::Color;
-use crate::tablebase::{Dtw, Tablebase, TbError};
+use crate::tablebase::{Dtw, Tablebase, TbError, Wdl};
 use std::fmt;
 
 /// What the rules and the tables make of the position.
@@ -81,13 +82,13 @@ pub fn verdict(game: &Game, tb: &Tablebase) -> Result<Option<Verdict>, TbError> 
     let limits = game.move_limits();
     if let Some(o) = game.outcome() {
         return Ok(Some(Verdict {
-            value: tb.dtw(&pos)?,
+            value: value(tb, &pos)?,
             limits,
             decision: Decision::Over(o),
             line: Vec::new(),
         }));
     }
-    let value = tb.dtw(&pos)?;
+    let value = value(tb, &pos)?;
     let (winner, plies) = match value {
         Dtw::Draw => {
             return Ok(Some(Verdict {
@@ -130,6 +131,22 @@ pub fn verdict(game: &Game, tb: &Tablebase) -> Result<Option<Verdict>, TbError> 
         decision,
         line,
     }))
+}
+
+/// The tables' value of `pos`. Tables built for results only decide a draw (no move limit can
+/// change it) but not a win, whose length the limits are judged by: that is an error saying so.
+fn value(tb: &Tablebase, pos: &Position) -> Result<Dtw, TbError> {
+    match tb.dtw(pos) {
+        Err(TbError::Missing {
+            kind: "dtw",
+            dir,
+            material,
+        }) => match tb.wdl(pos)? {
+            Wdl::Draw => Ok(Dtw::Draw),
+            _ => Err(TbError::NoDistance { dir, material }),
+        },
+        found => found,
+    }
 }
 
 #[cfg(test)]
@@ -287,5 +304,39 @@ mod tests {
             verdict(&game, tables(Variant::International)).unwrap(),
             None
         );
+    }
+
+    #[test]
+    fn tables_of_results_only_decide_draws_and_say_what_a_win_needs() {
+        use crate::tablebase::format::Metric;
+        use crate::tablebase::memory::{Bytes, Limits};
+        let dir = tempfile::TempDir::new().unwrap();
+        let limits = Limits {
+            budget: Bytes(1 << 30),
+            split: None,
+            metric: Metric::Wdl,
+        };
+        crate::tablebase::generate::generate_all(
+            Variant::English,
+            3,
+            dir.path(),
+            crate::tablebase::progress::Report::Quiet,
+            limits,
+        )
+        .unwrap();
+        let tb = Tablebase::open(dir.path()).unwrap();
+        let judge = |fen: &str| {
+            verdict(
+                &Game::from_position(parse_fen(fen, Variant::English).unwrap()),
+                &tb,
+            )
+        };
+        // One king each, far apart: no win, so no move limit matters.
+        let draw = judge("W:WK1:BK32").unwrap().unwrap();
+        assert_eq!(draw.decision, Decision::Draw);
+        // Two kings against one win, but how soon is not in these tables.
+        let err = judge("W:WK1,K2:BK32").unwrap_err();
+        assert!(matches!(err, TbError::NoDistance { .. }), "{err}");
+        assert!(err.to_string().contains("--metric dtw"), "{err}");
     }
 }
