@@ -27,8 +27,9 @@ fn generate_probe_stats_verify() {
     let dir = tmp.path().join("international");
     let d = dir.to_str().unwrap();
     let out = stdout(&generate("international", "3", &dir));
-    // Standard output is not a terminal here: plain lines, one start and one end per job.
+    // Standard output is not a terminal here: plain lines, a start, every tenth and an end per job.
     assert!(out.contains("k-kk kk-k: started"), "{out}");
+    assert!(out.contains("k-kk kk-k: 50% ("), "{out}");
     assert!(
         out.contains("generated 9 jobs (0 already present)"),
         "{out}"

@@ -1,6 +1,7 @@
 //! Progress of long tablebase work: a bar on a terminal, plain lines otherwise.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -10,7 +11,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 pub enum Report {
     /// A live bar on standard output (for a terminal).
     Bar,
-    /// One line when a step starts and one when it ends (for logs and pipes).
+    /// One line when a step starts, one at every tenth of it, and one when it ends (for logs
+    /// and pipes).
     Lines,
     /// Nothing.
     Quiet,
@@ -34,6 +36,10 @@ pub struct Progress {
     report: Report,
     label: String,
     started: Instant,
+    total: u64,
+    done: AtomicU64,
+    /// Tenths of the step reported in lines.
+    tenths: AtomicU64,
 }
 
 impl Progress {
@@ -64,6 +70,9 @@ impl Progress {
             report,
             label: label.to_string(),
             started: Instant::now(),
+            total,
+            done: AtomicU64::new(0),
+            tenths: AtomicU64::new(0),
         }
     }
 
@@ -71,6 +80,26 @@ impl Progress {
     pub fn inc(&self, n: u64) {
         if let Some(bar) = &self.bar {
             bar.inc(n);
+        }
+        if self.report == Report::Lines && self.total > 0 {
+            let done = self.done.fetch_add(n, Relaxed) + n;
+            let tenth = (done.min(self.total) * 10 / self.total).min(9);
+            let seen = self.tenths.load(Relaxed);
+            // One thread wins each tenth, so each is reported once.
+            if tenth > seen
+                && self
+                    .tenths
+                    .compare_exchange(seen, tenth, Relaxed, Relaxed)
+                    .is_ok()
+            {
+                let secs = self.started.elapsed().as_secs_f64();
+                line(format_args!(
+                    "{}: {}% ({done} of {} steps, {secs:.0} s)",
+                    self.label,
+                    tenth * 10,
+                    self.total
+                ));
+            }
         }
     }
 
