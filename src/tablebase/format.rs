@@ -13,6 +13,8 @@ pub const MAGIC: [u8; 8] = *b"DRTB\r\n\x1a\n";
 pub const VERSION: u16 = 1;
 /// The index scheme of `index.rs` (men by allowed squares, then kings, colex ranks).
 pub const INDEX_SCHEME: u8 = 1;
+/// The most positions a block may hold (a block is decompressed whole into memory).
+pub const MAX_BLOCK_POSITIONS: u32 = 1 << 20;
 /// Bytes of the fixed header.
 pub const HEADER_LEN: usize = 96;
 
@@ -41,11 +43,13 @@ impl TableKind {
         }
     }
 
-    /// Positions per block: a block holds 4 KiB of entries before compression (8 KiB for
-    /// two-byte DTW entries).
+    /// Positions per block the generator writes: a WDL block holds 16 KiB of entries before
+    /// compression (larger blocks compress a sixth better than 4 KiB ones, and WDL tables are
+    /// the ones kept in memory), a DTW block 4 or 8 KiB (one or two bytes an entry). Readers
+    /// take the size from each file's header.
     pub fn block_positions(self) -> u32 {
         match self {
-            TableKind::Wdl => 16_384,
+            TableKind::Wdl => 65_536,
             TableKind::Dtw => 4_096,
         }
     }
@@ -229,7 +233,8 @@ impl Header {
             checksum: u64_at(80),
         };
         if h.block_positions == 0
-            || !(h.block_positions as u64 * h.entry_bits as u64).is_multiple_of(8)
+            || h.block_positions > MAX_BLOCK_POSITIONS
+            || !h.block_positions.is_multiple_of(4)
             || h.positions.div_ceil(h.block_positions as u64) != h.block_count as u64
         {
             return Err("block layout does not fit the position count".into());

@@ -19,7 +19,7 @@ use crate::tablebase::material::Material;
 use crate::tablebase::store::{check_identity, normalize};
 use crate::tablebase::value::{Dtw, Wdl};
 
-/// Decompressed blocks kept by default (each 4–8 KiB).
+/// Decompressed blocks kept by default (each 4–16 KiB).
 const CACHE_BLOCKS: usize = 1024;
 
 /// One table file, mapped and checked on first use.
@@ -203,7 +203,7 @@ impl Tablebase {
         })
     }
 
-    /// Sets how many decompressed blocks are kept (4–8 KiB each; default 1024).
+    /// Sets how many decompressed blocks are kept (4–16 KiB each; default 1024).
     pub fn with_cache_blocks(mut self, blocks: usize) -> Tablebase {
         self.cache = BlockCache::new(blocks);
         self
