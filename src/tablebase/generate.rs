@@ -20,8 +20,9 @@ use crate::tablebase::store::{Store, check_identity};
 use crate::tablebase::subslice::{self, CAPTURE, Part, Scratch};
 use crate::tablebase::value::Dtw;
 
-/// zstd levels: WDL files are small and read often, DTW files are large.
-const WDL_LEVEL: i32 = 19;
+/// zstd levels: WDL files are small and read often, DTW files are large. Level 15 compresses
+/// WDL blocks within 1% of level 19 (six-piece samples) in less than half the time.
+const WDL_LEVEL: i32 = 15;
 const DTW_LEVEL: i32 = 9;
 
 /// Whether every file a job of `metric` writes is present and valid (then it need not be
