@@ -191,10 +191,7 @@ impl Store {
             let (map, header) = map_table(self.variant, &self.dir, m, TableKind::Wdl)?;
             let bits = TableView::checked(&map, header.clone())
                 .decode_packed()
-                .map_err(|reason| TbError::Corrupt {
-                    path: table_path(&self.dir, m, TableKind::Wdl),
-                    reason,
-                })?;
+                .map_err(corrupt(&self.dir, m, TableKind::Wdl))?;
             let ix = Indexer::new(self.variant.geometry(), m);
             let codes = Codes::Wdl(bits);
             self.slices.insert(m, Held { ix, header, codes });
@@ -259,13 +256,22 @@ impl Store {
                 }
                 // The distances are unknown: a win is taken as one ply from the end and a loss
                 // as the end, which orders the results as the distances would.
-                match (bits[(rank / 4) as usize] >> (2 * (rank % 4))) & 3 {
+                match format::entry(bits, 2, rank as usize) as u8 {
                     c if c == format::WDL_WIN => return Dtw::Win(1),
                     c if c == format::WDL_LOSS => return Dtw::Loss(0),
                     _ => 0,
                 }
             }
         })
+    }
+}
+
+/// The error for a table of `m` whose contents are damaged, with the reason.
+fn corrupt(dir: &Path, m: Material, kind: TableKind) -> impl Fn(String) -> TbError {
+    let path = table_path(dir, m, kind);
+    move |reason| TbError::Corrupt {
+        path: path.clone(),
+        reason,
     }
 }
 
@@ -282,10 +288,7 @@ pub(crate) fn map_checked(
     (0..header.block_count as usize)
         .into_par_iter()
         .try_for_each(|i| view.decompress(i).map(|_| ()))
-        .map_err(|reason| TbError::Corrupt {
-            path: table_path(dir, m, kind),
-            reason,
-        })?;
+        .map_err(corrupt(dir, m, kind))?;
     Ok((map, header))
 }
 
@@ -305,12 +308,9 @@ pub(crate) fn map_table(
         });
     }
     let map = fs::map(&path)?;
-    let corrupt = |reason: String| TbError::Corrupt {
-        path: path.clone(),
-        reason,
-    };
-    let view = TableView::new(&map).map_err(corrupt)?;
-    check_identity(&view.header, variant, m, kind).map_err(corrupt)?;
+    let corrupt = corrupt(dir, m, kind);
+    let view = TableView::new(&map).map_err(&corrupt)?;
+    check_identity(&view.header, variant, m, kind).map_err(&corrupt)?;
     let header = view.header.clone();
     Ok((map, header))
 }
@@ -325,10 +325,7 @@ pub(crate) fn load_codes(
     let (map, header) = map_table(variant, dir, m, kind)?;
     let codes = TableView::checked(&map, header.clone())
         .decode_all()
-        .map_err(|reason| TbError::Corrupt {
-            path: table_path(dir, m, kind),
-            reason,
-        })?;
+        .map_err(corrupt(dir, m, kind))?;
     Ok((header, codes))
 }
 
