@@ -5,13 +5,18 @@
 # file that differs. The test suite does this for 2–4 pieces of every variant; this script is
 # for 2–5 (International 2–5: about 8 minutes whole on two cores, longer cut).
 # Usage: scripts/compare-subslices.sh [variant] [pieces] [split-positions]
+# DRAUGHTS_BIN=path uses that binary instead of building the working tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 variant=${1:-international}
 pieces=${2:-5}
 split=${3:-3000000}
-cargo build --release --quiet
-bin=target/release/draughts
+if [ -n "${DRAUGHTS_BIN:-}" ]; then
+  bin=$DRAUGHTS_BIN
+else
+  cargo build --release --quiet
+  bin=target/release/draughts
+fi
 whole=$(mktemp -d)
 cut=$(mktemp -d)
 trap 'rm -rf "$whole" "$cut"' EXIT
