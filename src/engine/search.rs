@@ -13,7 +13,8 @@ use super::table::{EXACT, Entry, LOWER, Table, UPPER};
 use crate::rules::board::Position;
 use crate::rules::movegen::{generate, has_capture, make, quiet_count_or_captures};
 use crate::rules::moves::Move;
-use crate::rules::variant::{CapturePriority, RuleSet};
+use crate::rules::piece::Color;
+use crate::rules::variant::{CapturePriority, RuleSet, Variant};
 use crate::tablebase::Tablebase;
 use evals::Evals;
 pub use limits::Limits;
@@ -146,7 +147,8 @@ impl Searcher {
 
     /// The value of `pos`, a position of the variant `R`.
     fn evaluate<R: RuleSet>(&self, pos: &Position) -> i32 {
-        self.model_of::<R>().evaluate_in::<R>(pos)
+        let v = self.model_of::<R>().evaluate_in::<R>(pos);
+        if drawish::<R>(pos, v) { v / 8 } else { v }
     }
 
     /// The flag that stops the search at once when set (from any thread).
@@ -302,7 +304,9 @@ impl Searcher {
                     }
                     // The material's value is the floor of `scaled / unit`: compared as
                     // `scaled` with the bounds times the unit, it needs no division.
-                    if let Some(scaled) = self.model_of::<R>().scaled_material_in::<R>(pos) {
+                    if let Some(scaled) = self.model_of::<R>().scaled_material_in::<R>(pos)
+                        && !few_against_a_king::<R>(pos)
+                    {
                         let unit = material_unit::<R>();
                         if scaled >= (beta + LAZY_MARGIN) * unit {
                             return beta;
@@ -569,6 +573,32 @@ mod limits;
 mod ordering;
 mod report;
 mod score;
+
+/// Whether the side `value` favours has three pieces or fewer against a side with a king, in
+/// International draughts: with flying kings such an ending is a draw unless a shot wins it at
+/// once (FMJD 6.3 and 6.4 draw the endings against a lone king after 16 and 5 moves), so its
+/// value is a fraction of what the material says.
+#[inline(always)]
+fn drawish<R: RuleSet>(pos: &Position, value: i32) -> bool {
+    if !few_against_a_king::<R>(pos) {
+        return false;
+    }
+    let (strong, weak) = if (value > 0) == (pos.side_to_move() == Color::White) {
+        (pos.white, pos.black)
+    } else {
+        (pos.black, pos.white)
+    };
+    value != 0 && strong.count_ones() <= 3 && weak & pos.kings != 0
+}
+
+/// Whether [`drawish`] may hold for some value: a side with three pieces or fewer and a king
+/// on the board, in International draughts.
+#[inline(always)]
+fn few_against_a_king<R: RuleSet>(pos: &Position) -> bool {
+    R::VARIANT == Variant::International
+        && pos.kings != 0
+        && (pos.white.count_ones() <= 3 || pos.black.count_ones() <= 3)
+}
 
 /// Whether `mv` is a king's move without capture, after which the position before it can recur.
 #[inline(always)]

@@ -618,3 +618,20 @@ fn a_node_reads_its_table_slot_before_or_after_listing_its_moves_alike() {
     // Enough of the nodes are cut by the table at once.
     assert!(hits > 50, "{hits}");
 }
+
+#[test]
+fn three_pieces_against_a_king_are_valued_near_a_draw() {
+    // FMJD 6.3: three kings against a king on the long diagonal draw after sixteen moves each;
+    // the material says three kings up, the search must not.
+    let drawn = search(Variant::International, "W:WK1,K2,K3:BK46", 8);
+    assert!(drawn.score.abs() < 60, "{drawn:?}");
+    // Four kings against one are a win the rules do not limit: the material stands.
+    let won = search(Variant::International, "W:WK1,K2,K3,K4:BK46", 8);
+    assert!(won.score > 200, "{won:?}");
+    // The side with a king against three: the same near-draw seen from the other side.
+    let held = search(Variant::International, "B:WK1,K2,K3:BK46", 8);
+    assert!(held.score.abs() < 60, "{held:?}");
+    // English kings do not fly: three kings beat one there.
+    let english = search(Variant::English, "W:WK1,K2,K3:BK32", 8);
+    assert!(english.score > 200, "{english:?}");
+}
