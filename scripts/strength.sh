@@ -65,6 +65,7 @@ work=$(mktemp -d)
 pdn=${STRENGTH_PDN:-$work/games.pdn}
 # The ballots from the one asked for; each pair of games plays the next.
 tail -n "+$from" "$peers/mobydam/test/2-move ballots matchfile.fen" >"$work/ballots.fen"
+[[ -s $work/ballots.fen ]] || { echo "strength.sh: --from $from is past the last ballot" >&2; exit 2; }
 if [[ -n $minutes ]]; then
   bash "$peers/$serve" "$port" 0 "$work" >"$work/serve.log" 2>&1 &
   timing=(--time "$minutes")
