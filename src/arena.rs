@@ -1,5 +1,5 @@
 //! Engine matches: two engines play pairs of games from each opening (each side once), in
-//! parallel, under a real clock; the games are kept as PDN and the result is summed up as a score
+//! parallel, under a real clock or at a fixed time a move; the games are kept as PDN and the result is summed up as a score
 //! and an Elo difference with its error margin.
 
 use crate::clock::{Tick, TimeControl};
@@ -172,6 +172,16 @@ pub struct Played {
     pub adjudicated: bool,
 }
 
+/// How long the engines of a match think.
+#[derive(Clone, Debug)]
+pub enum Pace {
+    /// A game clock, each engine budgeting its own time.
+    Clock(TimeControl),
+    /// A fixed time a move, used in full, without a clock (the way engine authors compare
+    /// searches: neither side's time management plays a part).
+    MoveTime(Duration),
+}
+
 /// Settings of a match.
 #[derive(Clone, Debug)]
 pub struct MatchSettings {
@@ -181,8 +191,8 @@ pub struct MatchSettings {
     pub a: Contender,
     /// Engine B.
     pub b: Contender,
-    /// The time control.
-    pub clock: TimeControl,
+    /// How long the engines think.
+    pub pace: Pace,
     /// Tablebases for adjudication and for the built-in engine.
     pub tablebase: Option<Arc<Tablebase>>,
     /// Plies after which a game is adjudicated a draw.
@@ -194,27 +204,16 @@ pub struct MatchSettings {
     pub book: bool,
 }
 
-fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, String> {
+fn engine_move(seat: &mut Seat, live: &LiveGame, pace: &Pace, now: Tick) -> Result<Move, String> {
     let side = live.position().side_to_move();
-    let clock = live.clock().expect("match games are timed");
-    match seat {
-        Seat::Engine(level, searcher, book) => {
-            let budget = engine::budget(clock, side, now);
-            let history: Vec<u64> = live.game().positions().map(Position::zobrist).collect();
-            let stop = AtomicBool::new(false);
-            engine::choose(
-                searcher,
-                live.position(),
-                &history,
-                *level,
-                engine::Budget::Clock(budget),
-                *book,
-                &stop,
-            )
-            .map(|c| c.mv)
-            .ok_or_else(|| "no legal move".to_string())
-        }
-        Seat::Hub(engine) => {
+    // What the engine is told: its budget, or for a Hub engine the level line and how long to
+    // wait for its move.
+    let (budget, hub_level) = match (pace, live.clock()) {
+        (Pace::MoveTime(t), _) => (
+            engine::Budget::Fixed(*t),
+            (move_time_line(*t), *t + HUB_GRACE),
+        ),
+        (Pace::Clock(_), Some(clock)) => {
             let left = clock.remaining(side, now);
             let (stage, to_go) = clock.stage(side);
             let inc = clock
@@ -222,17 +221,45 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, now: Tick) -> Result<Move, Stri
                 .stages()
                 .get(stage - 1)
                 .map_or(Duration::ZERO, |s| s.increment);
+            (
+                engine::Budget::Clock(engine::budget(clock, side, now)),
+                (level_line(left, inc, to_go), left + HUB_GRACE),
+            )
+        }
+        (Pace::Clock(_), None) => return Err("a match game under a clock has none".into()),
+    };
+    match seat {
+        Seat::Engine(level, searcher, book) => {
+            let history: Vec<u64> = live.game().positions().map(Position::zobrist).collect();
+            let stop = AtomicBool::new(false);
+            engine::choose(
+                searcher,
+                live.position(),
+                &history,
+                *level,
+                budget,
+                *book,
+                &stop,
+            )
+            .map(|c| c.mv)
+            .ok_or_else(|| "no legal move".to_string())
+        }
+        Seat::Hub(engine) => {
             let game = live.game();
+            let (line, patience) = hub_level;
             engine
-                .best_move(
-                    game.start(),
-                    game.moves(),
-                    &level_line(left, inc, to_go),
-                    left + Duration::from_secs(5),
-                )
+                .best_move(game.start(), game.moves(), &line, patience)
                 .map_err(|e| e.to_string())
         }
     }
+}
+
+/// How much longer than its time a Hub engine may take to answer before it loses the game.
+const HUB_GRACE: Duration = Duration::from_secs(5);
+
+/// The Hub level line of a fixed time a move.
+fn move_time_line(t: Duration) -> String {
+    format!("level move-time={:.3}", t.as_secs_f64())
 }
 
 /// Plays one game from `opening`, engine A with `a_color`.
@@ -251,7 +278,10 @@ pub fn play_game(
         game.play(m).map_err(|e| e.to_string())?;
     }
     let options = Options {
-        clock: Some(settings.clock.clone()),
+        clock: match &settings.pace {
+            Pace::Clock(tc) => Some(tc.clone()),
+            Pace::MoveTime(_) => None,
+        },
         casual: false,
         tablebase: settings.tablebase.clone(),
         adjudicate: settings.tablebase.is_some(),
@@ -295,7 +325,7 @@ pub fn play_game(
         } else {
             &mut seats[1]
         };
-        let mv = match engine_move(seat, &live, started.elapsed()) {
+        let mv = match engine_move(seat, &live, &settings.pace, started.elapsed()) {
             Ok(mv) => mv,
             Err(e) => {
                 // An engine that cannot move (crash, illegal move) loses the game.
@@ -577,7 +607,7 @@ mod tests {
             variant: Variant::English,
             a: Contender::Engine(Level::new(3).unwrap()),
             b: Contender::Engine(Level::new(1).unwrap()),
-            clock: TimeControl::parse("2s+0.1s").unwrap(),
+            pace: Pace::Clock(TimeControl::parse("2s+0.1s").unwrap()),
             tablebase: None,
             max_plies: 60,
             book: true,
@@ -613,7 +643,7 @@ mod tests {
             variant: Variant::English,
             a: level.clone(),
             b: level,
-            clock: TimeControl::parse("1s+0.1s").unwrap(),
+            pace: Pace::Clock(TimeControl::parse("1s+0.1s").unwrap()),
             tablebase: None,
             max_plies: 20,
             book: false,

@@ -330,6 +330,78 @@ fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
 }
 
 #[test]
+fn a_match_at_a_fixed_time_a_move_tells_a_hub_engine_so_and_keeps_no_clock() {
+    // Our own binary as the Hub engine (a real process over the real protocol) against the
+    // built-in engine; a Hub engine that refused its level line would lose as "engine failed".
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = dir.path().join("fixed.pdn");
+    let hub = format!(
+        "hub:{} hub --tablebases /nonexistent",
+        env!("CARGO_BIN_EXE_draughts")
+    );
+    let o = draughts(&[
+        "match",
+        "--engine-a",
+        &hub,
+        "--engine-b",
+        "engine:1",
+        "--games",
+        "2",
+        "--move-time",
+        "0.05",
+        "--max-plies",
+        "16",
+        "--tablebases",
+        "/nonexistent",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.lines().count(), 3, "{text}");
+    assert!(!text.contains("engine failed"), "{text}");
+    assert!(text.contains("move limit of the match"), "{text}");
+    let saved = std::fs::read_to_string(&pdn).unwrap();
+    assert_eq!(
+        saved.matches("[Event \"draughts match\"]").count(),
+        2,
+        "{saved}"
+    );
+    assert!(!saved.contains("[TimeControl"), "{saved}");
+    assert!(!saved.contains("%clock"), "{saved}");
+
+    // A fixed time a move replaces the clock; both at once, or no time at all, are refused.
+    let both = draughts(&[
+        "match",
+        "--engine-a",
+        "engine:1",
+        "--engine-b",
+        "engine:1",
+        "--tc",
+        "1m",
+        "--move-time",
+        "1",
+    ]);
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+    assert!(stderr(&both).contains("--move-time"), "{}", stderr(&both));
+    let zero = draughts(&[
+        "match",
+        "--engine-a",
+        "engine:1",
+        "--engine-b",
+        "engine:1",
+        "--move-time",
+        "0",
+    ]);
+    assert!(!zero.status.success());
+    assert!(
+        stderr(&zero).contains("--move-time 0: expected seconds above 0"),
+        "{}",
+        stderr(&zero)
+    );
+}
+
+#[test]
 fn review_marks_the_blunder_and_writes_a_pdn_that_reads_back() {
     // 2. 33-29 lets Black take two men for one; 2. 37-32 keeps the balance.
     let game = b"[Event \"club evening\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"*\"]\n\n\

@@ -12,6 +12,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
+/// The longest fixed time a move `--move-time` takes: a day, far beyond any match.
+const MAX_MOVE_TIME: f64 = 86_400.0;
+
 /// Arguments of `draughts match`.
 #[derive(clap::Args)]
 pub(crate) struct MatchArgs {
@@ -38,6 +41,9 @@ pub(crate) struct MatchArgs {
     /// Time control for both (the clock syntax).
     #[arg(long, default_value = "1m+1s")]
     tc: String,
+    /// Both think this many seconds a move, all of it, without a clock (instead of --tc).
+    #[arg(long, value_name = "SECONDS", conflicts_with = "tc")]
+    move_time: Option<f64>,
     /// international, frisian or english.
     #[arg(long, default_value = "international")]
     variant: String,
@@ -78,6 +84,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         alpha,
         beta,
         tc,
+        move_time,
         variant,
         openings,
         concurrency,
@@ -89,7 +96,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         no_book,
     } = args;
     use draughts::arena::sprt::{self, Sprt, Verdict};
-    use draughts::arena::{self, Contender, MatchSettings};
+    use draughts::arena::{self, Contender, MatchSettings, Pace};
     let variant: Variant = variant.parse()?;
     let sprt = sprt
         .map(|bounds| {
@@ -104,7 +111,15 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     let b: Contender = engine_b
         .parse()
         .map_err(|e| anyhow::anyhow!("--engine-b: {e}"))?;
-    let clock = TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?;
+    let pace = match move_time {
+        Some(t) if t.is_finite() && t > 0.0 && t <= MAX_MOVE_TIME => {
+            Pace::MoveTime(std::time::Duration::from_secs_f64(t))
+        }
+        Some(t) => {
+            anyhow::bail!("--move-time {t}: expected seconds above 0, at most {MAX_MOVE_TIME}")
+        }
+        None => Pace::Clock(TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
+    };
     let lines = match &openings {
         Some(f) => {
             let text = bounded::read_text(f, bounded::MAX_TEXT_FILE, "openings file")?;
@@ -131,7 +146,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         variant,
         a,
         b,
-        clock,
+        pace,
         tablebase: tablebase::open_if_present(&dir, variant).map_err(anyhow::Error::msg)?,
         max_plies,
         weights,
