@@ -215,12 +215,8 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, pace: &Pace, now: Tick) -> Resu
         ),
         (Pace::Clock(_), Some(clock)) => {
             let left = clock.remaining(side, now);
-            let (stage, to_go) = clock.stage(side);
-            let inc = clock
-                .control()
-                .stages()
-                .get(stage - 1)
-                .map_or(Duration::ZERO, |s| s.increment);
+            let (_, to_go) = clock.stage(side);
+            let inc = clock.current_stage(side).increment;
             (
                 engine::Budget::Clock(engine::budget(clock, side, now)),
                 (level_line(left, inc, to_go), left + HUB_GRACE),

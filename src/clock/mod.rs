@@ -587,6 +587,12 @@ impl Clock {
         (i + 1, left)
     }
 
+    /// The stage `side` is playing in: its time, moves, increment and delay.
+    pub fn current_stage(&self, side: Color) -> Stage {
+        let (i, _) = self.control.stage_after(self.sides[side.index()].moves);
+        self.control.stages[i]
+    }
+
     /// Stops both clocks for good (the game is over).
     pub fn stop(&mut self, now: Tick) {
         self.pause(now);

@@ -199,6 +199,18 @@ fn stage_increment_applies_only_in_its_stage() {
 }
 
 #[test]
+fn the_current_stage_is_the_one_the_side_plays_in() {
+    let mut c = Clock::new(tc("1m/1+10s, 1m+2s"));
+    assert_eq!(c.current_stage(White).increment, s(10.0));
+    c.start(White, s(0.0));
+    c.press(s(5.0));
+    // White has made the stage's one move; Black has not.
+    assert_eq!(c.current_stage(White).increment, s(2.0));
+    assert_eq!(c.current_stage(White).moves, None);
+    assert_eq!(c.current_stage(Black).increment, s(10.0));
+}
+
+#[test]
 fn pause_stop_and_resume() {
     let mut c = Clock::new(tc("1m"));
     c.start(White, s(0.0));

@@ -300,13 +300,8 @@ pub fn choose(
 pub fn budget(clock: &Clock, side: Color, now: Duration) -> Duration {
     let left = clock.remaining(side, now);
     let (_, moves_to_go) = clock.stage(side);
-    let stage = clock
-        .control()
-        .stages()
-        .get(clock.stage(side).0 - 1)
-        .copied();
-    let increment = stage.map_or(Duration::ZERO, |s| s.increment);
-    let delay = stage.map_or(Duration::ZERO, |s| s.delay);
+    let stage = clock.current_stage(side);
+    let (increment, delay) = (stage.increment, stage.delay);
     let share = left / moves_to_go.map_or(30, |m| m.clamp(1, 30) + 2);
     let budget = share + increment * 4 / 5 + delay * 4 / 5;
     budget.min(left / 3)

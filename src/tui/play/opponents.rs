@@ -117,12 +117,8 @@ impl PlayScreen {
         let (level, patience) = match self.live.clock() {
             Some(c) => {
                 let left = c.remaining(side, now);
-                let (stage, to_go) = c.stage(side);
-                let inc = c
-                    .control()
-                    .stages()
-                    .get(stage - 1)
-                    .map_or(std::time::Duration::ZERO, |s| s.increment);
+                let (_, to_go) = c.stage(side);
+                let inc = c.current_stage(side).increment;
                 (
                     level_line(left, inc, to_go),
                     left + std::time::Duration::from_secs(10),
