@@ -1,11 +1,11 @@
 //! Engine matches: two engines play pairs of games from each opening (each side once), in
-//! parallel, under a real clock or at a fixed time a move; the games are kept as PDN and the result is summed up as a score
-//! and an Elo difference with its error margin.
+//! parallel, under a real clock or at a fixed time a move; the games are kept as PDN and the
+//! result is summed up as a score and an Elo difference with its error margin.
 
 use crate::clock::{Tick, TimeControl};
 use crate::engine::eval::Model;
 use crate::engine::{self, Level};
-use crate::hub::client::{HubEngine, command_line, level_line};
+use crate::hub::client::{HubEngine, command_line, level_line, move_time_line};
 use crate::play::{LiveGame, Notice, Options};
 use crate::rules::board::Position;
 use crate::rules::game::{Game, Outcome, Reason};
@@ -213,15 +213,13 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, pace: &Pace, now: Tick) -> Resu
             engine::Budget::Fixed(*t),
             (move_time_line(*t), *t + HUB_GRACE),
         ),
-        (Pace::Clock(_), Some(clock)) => {
-            let left = clock.remaining(side, now);
-            let (_, to_go) = clock.stage(side);
-            let inc = clock.current_stage(side).increment;
+        (Pace::Clock(_), Some(clock)) => (
+            engine::Budget::Clock(engine::budget(clock, side, now)),
             (
-                engine::Budget::Clock(engine::budget(clock, side, now)),
-                (level_line(left, inc, to_go), left + HUB_GRACE),
-            )
-        }
+                level_line(clock, side, now),
+                clock.remaining(side, now) + HUB_GRACE,
+            ),
+        ),
         (Pace::Clock(_), None) => return Err("a match game under a clock has none".into()),
     };
     match seat {
@@ -252,11 +250,6 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, pace: &Pace, now: Tick) -> Resu
 
 /// How much longer than its time a Hub engine may take to answer before it loses the game.
 const HUB_GRACE: Duration = Duration::from_secs(5);
-
-/// The Hub level line of a fixed time a move.
-fn move_time_line(t: Duration) -> String {
-    format!("level move-time={:.3}", t.as_secs_f64())
-}
 
 /// Plays one game from `opening`, engine A with `a_color`.
 pub fn play_game(

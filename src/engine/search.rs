@@ -580,15 +580,15 @@ mod score;
 /// value is a fraction of what the material says.
 #[inline(always)]
 fn drawish<R: RuleSet>(pos: &Position, value: i32) -> bool {
+    if R::VARIANT != Variant::International || value == 0 {
+        return false;
+    }
     let (strong, weak) = if (value > 0) == (pos.side_to_move() == Color::White) {
         (pos.white, pos.black)
     } else {
         (pos.black, pos.white)
     };
-    R::VARIANT == Variant::International
-        && value != 0
-        && strong.count_ones() <= 3
-        && weak & pos.kings != 0
+    strong.count_ones() <= 3 && weak & pos.kings != 0
 }
 
 /// Whether [`drawish`] may hold for some value: a side with three pieces or fewer and a king

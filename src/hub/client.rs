@@ -2,8 +2,10 @@
 //! ask it for moves.
 
 use super::{HubError, Line, move_text, parse_move, position_text, variant_name};
+use crate::clock::{Clock, Tick};
 use crate::rules::board::Position;
 use crate::rules::moves::Move;
+use crate::rules::piece::Color;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -290,15 +292,21 @@ impl RemotePlayer {
     }
 }
 
-/// A Hub `level` line for a clock: the time left, the increment and the moves to go, in seconds.
-pub fn level_line(left: Duration, increment: Duration, moves_to_go: Option<u32>) -> String {
+/// The Hub `level` line of `side`'s clock: the time left, the increment of its stage and the
+/// moves to go in it, in seconds.
+pub fn level_line(clock: &Clock, side: Color, now: Tick) -> String {
     let mut line = format!(
         "level time={:.1} inc={:.1}",
-        left.as_secs_f64(),
-        increment.as_secs_f64()
+        clock.remaining(side, now).as_secs_f64(),
+        clock.current_stage(side).increment.as_secs_f64()
     );
-    if let Some(m) = moves_to_go {
+    if let (_, Some(m)) = clock.stage(side) {
         line.push_str(&format!(" moves={m}"));
     }
     line
+}
+
+/// The Hub `level` line of a fixed time a move.
+pub fn move_time_line(t: Duration) -> String {
+    format!("level move-time={:.3}", t.as_secs_f64())
 }

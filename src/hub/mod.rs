@@ -236,6 +236,29 @@ mod tests {
     use crate::rules::notation::parse_fen;
 
     #[test]
+    fn level_lines_give_the_clock_of_the_side_to_move() {
+        use crate::clock::{Clock, TimeControl};
+        use crate::rules::piece::Color;
+        use std::time::Duration;
+        let mut clock = Clock::new(TimeControl::parse("2m/1+10s, 1m+2s").unwrap());
+        clock.start(Color::White, Duration::ZERO);
+        assert_eq!(
+            client::level_line(&clock, Color::White, Duration::from_secs(20)),
+            "level time=100.0 inc=10.0 moves=1"
+        );
+        clock.press(Duration::from_secs(20));
+        // White's first stage is done: a minute more, its increment 2 s, no moves counted.
+        assert_eq!(
+            client::level_line(&clock, Color::White, Duration::from_secs(20)),
+            "level time=170.0 inc=2.0"
+        );
+        assert_eq!(
+            client::move_time_line(Duration::from_millis(300)),
+            "level move-time=0.300"
+        );
+    }
+
+    #[test]
     fn positions_round_trip() {
         for v in [Variant::International, Variant::Frisian] {
             let start = Position::start(v);

@@ -4,7 +4,7 @@
 use super::screen::PlayScreen;
 use crate::clock::Tick;
 use crate::engine::{self, Thinking};
-use crate::hub::client::{RemotePlayer, level_line};
+use crate::hub::client::{RemotePlayer, level_line, move_time_line};
 use crate::play::Offer;
 use crate::rules::board::Position;
 use crate::rules::piece::Color;
@@ -115,17 +115,12 @@ impl PlayScreen {
         }
         let player = self.remote[side.index()].get_or_insert_with(|| RemotePlayer::spawn(command));
         let (level, patience) = match self.live.clock() {
-            Some(c) => {
-                let left = c.remaining(side, now);
-                let (_, to_go) = c.stage(side);
-                let inc = c.current_stage(side).increment;
-                (
-                    level_line(left, inc, to_go),
-                    left + std::time::Duration::from_secs(10),
-                )
-            }
+            Some(c) => (
+                level_line(c, side, now),
+                c.remaining(side, now) + std::time::Duration::from_secs(10),
+            ),
             None => (
-                "level move-time=5".to_string(),
+                move_time_line(std::time::Duration::from_secs(5)),
                 std::time::Duration::from_secs(60),
             ),
         };
