@@ -140,14 +140,27 @@ mod tests {
         let v = Variant::International;
         assert!(eval(v, "W:W31,32:B19") > eval(v, "W:W31:B19,20"));
         assert!(eval(v, "W:WK31:B19") > eval(v, "W:W31:B19"));
-        // A king is worth more than two men, in the opening and in the ending.
+        // A king is worth more than two men, in the opening and in the ending: a side's first
+        // king always, and every king while the other side has men (the fit splits a king's
+        // value into its own weight, the first king's and one for each opposing man, and in
+        // endings of kings against kings alone the tables' values make it less).
         let (_, globals, _) = builtin(v).units();
-        let king = globals[features::Global::King as usize];
-        let man = globals[features::Global::Man as usize];
-        assert!(
-            king[0] > 2.0 * man[0] && king[1] > 2.0 * man[1],
-            "{king:?} {man:?}"
+        let g = |t: features::Global| globals[t as usize];
+        let (king, man) = (g(features::Global::King), g(features::Global::Man));
+        let (first, against) = (
+            g(features::Global::FirstKing),
+            g(features::Global::KingsAgainstMen),
         );
+        for p in 0..2 {
+            assert!(
+                king[p] + first[p] > 2.0 * man[p],
+                "{king:?} {first:?} {man:?}"
+            );
+            assert!(
+                king[p] + against[p] > 2.0 * man[p],
+                "{king:?} {against:?} {man:?}"
+            );
+        }
     }
 
     #[test]
