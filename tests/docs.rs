@@ -269,8 +269,19 @@ fn file_name(info: &str) -> Option<&str> {
 /// The words of a command line, without prompt, comment, quotes and placeholders' brackets.
 fn words(line: &str) -> Vec<String> {
     let line = line.split(" #").next().unwrap_or(line);
-    line.split_whitespace()
-        .map(|w| w.trim_matches(|c| "[]|()\"'`,".contains(c)).to_string())
+    // A double-quoted span is one argument, as the shell reads it (another command's line,
+    // such as a match's `--engine-a "hub:draughts hub --threads 2"`): its words are not this
+    // command's options.
+    line.split('"')
+        .enumerate()
+        .flat_map(|(k, part)| {
+            if k % 2 == 1 {
+                vec![part.to_string()]
+            } else {
+                part.split_whitespace().map(str::to_string).collect()
+            }
+        })
+        .map(|w| w.trim_matches(|c| "[]|()'`,".contains(c)).to_string())
         .filter(|w| !w.is_empty())
         .collect()
 }
