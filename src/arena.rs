@@ -109,30 +109,49 @@ fn opening_moves(line: &str, variant: Variant) -> Result<Vec<Move>, String> {
     Ok(moves)
 }
 
-/// Reads an openings file: one opening a line, moves in PDN text (`32-28 19-23`, move numbers
-/// allowed), `#` comments; each opening is checked to be legal in the variant.
-pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Vec<Move>>, String> {
-    let out = opening_lines(text)
-        .map(|(n, line)| opening_moves(line, variant).map_err(|e| format!("line {n}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    if out.is_empty() {
-        return Err("no openings in the file".into());
-    }
-    Ok(out)
+/// Where a match game starts: a position and the moves played from it before the engines
+/// take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The first position: the variant's start, or a position set up (a ballot, an ending).
+    pub start: Position,
+    /// The opening's moves from `start`.
+    pub moves: Vec<Move>,
 }
 
-/// Reads the start positions of an openings file whose lines are either moves, as
-/// [`read_openings`] reads them, or positions in FEN (`W:W31-50:B1-20`, as the engine authors'
-/// ballot files write them).
-pub fn read_opening_positions(text: &str, variant: Variant) -> Result<Vec<Position>, String> {
+impl Opening {
+    /// Moves from the variant's start.
+    pub fn from_moves(moves: Vec<Move>, variant: Variant) -> Opening {
+        Opening {
+            start: Position::start(variant),
+            moves,
+        }
+    }
+
+    /// The position the engines start from.
+    pub fn position(&self) -> Position {
+        self.moves.iter().fold(self.start, |pos, m| pos.play(m))
+    }
+}
+
+/// Reads an openings file: one opening a line, either moves in PDN text from the variant's
+/// start (`32-28 19-23`, move numbers allowed) or a position in FEN (`W:W31-50:B1-20`, as the
+/// engine authors' ballot files write them, or an ending to play out), with `#` comments; each
+/// is checked to be legal in the variant.
+pub fn read_openings(text: &str, variant: Variant) -> Result<Vec<Opening>, String> {
     let out = opening_lines(text)
         .map(|(n, line)| {
-            let position = if line.starts_with(['W', 'B']) && line.contains(':') {
-                parse_fen(line, variant).map_err(|e| e.to_string())
+            let opening = if line.starts_with(['W', 'B']) && line.contains(':') {
+                parse_fen(line, variant)
+                    .map(|start| Opening {
+                        start,
+                        moves: Vec::new(),
+                    })
+                    .map_err(|e| e.to_string())
             } else {
-                opening_moves(line, variant).map(|moves| opening_position(&moves, variant))
+                opening_moves(line, variant).map(|moves| Opening::from_moves(moves, variant))
             };
-            position.map_err(|e| format!("line {n}: {e}"))
+            opening.map_err(|e| format!("line {n}: {e}"))
         })
         .collect::<Result<Vec<_>, _>>()?;
     if out.is_empty() {
@@ -141,21 +160,14 @@ pub fn read_opening_positions(text: &str, variant: Variant) -> Result<Vec<Positi
     Ok(out)
 }
 
-/// The position after an opening's moves from the variant's start.
-pub fn opening_position(moves: &[Move], variant: Variant) -> Position {
-    moves
-        .iter()
-        .fold(Position::start(variant), |pos, m| pos.play(m))
-}
-
 /// Every two-ply start of a variant (used when no openings file is given).
-pub fn two_ply_openings(variant: Variant) -> Vec<Vec<Move>> {
+pub fn two_ply_openings(variant: Variant) -> Vec<Opening> {
     let start = Position::start(variant);
     let mut out = Vec::new();
     for a in start.legal_moves().iter() {
         let after = start.play(a);
         for b in after.legal_moves().iter() {
-            out.push(vec![*a, *b]);
+            out.push(Opening::from_moves(vec![*a, *b], variant));
         }
     }
     out
@@ -254,7 +266,7 @@ const HUB_GRACE: Duration = Duration::from_secs(5);
 /// Plays one game from `opening`, engine A with `a_color`.
 pub fn play_game(
     settings: &MatchSettings,
-    opening: &[Move],
+    opening: &Opening,
     a_color: Color,
     round: usize,
 ) -> Result<Played, String> {
@@ -262,8 +274,8 @@ pub fn play_game(
         Seat::open(&settings.a, &settings.weights[0], settings)?,
         Seat::open(&settings.b, &settings.weights[1], settings)?,
     ];
-    let mut game = Game::new(settings.variant);
-    for m in opening {
+    let mut game = Game::from_position(opening.start);
+    for m in &opening.moves {
         game.play(m).map_err(|e| e.to_string())?;
     }
     let options = Options {
@@ -445,12 +457,12 @@ pub fn summarise(games: &[Played]) -> Summary {
 /// game starts (those under way are finished and returned).
 pub fn run(
     settings: &MatchSettings,
-    openings: &[Vec<Move>],
+    openings: &[Opening],
     games: usize,
     threads: usize,
     progress: &(dyn Fn(usize, &Played) -> ControlFlow<()> + Sync),
 ) -> Result<Vec<(usize, Played)>, String> {
-    let jobs: Vec<(usize, &Vec<Move>, Color)> = (0..games)
+    let jobs: Vec<(usize, &Opening, Color)> = (0..games)
         .map(|i| {
             let opening = &openings[(i / 2) % openings.len()];
             let a_color = if i % 2 == 0 {
@@ -554,25 +566,26 @@ mod tests {
         let v = Variant::International;
         let o = read_openings("# two lines\n1. 32-28 19-23\n33-29 # comment\n", v).unwrap();
         assert_eq!(o.len(), 2);
-        assert_eq!(o[0].len(), 2);
+        assert_eq!(o[0].moves.len(), 2);
+        assert_eq!(o[0].start, Position::start(v));
         assert!(read_openings("32-29\n", v).unwrap_err().contains("line 1"));
         assert!(read_openings("# nothing\n", v).is_err());
-        // Positions too, for DXP games: a ballot in FEN and an opening in moves.
-        let starts = read_opening_positions(
+        // Positions too: a ballot in FEN beside an opening in moves.
+        let starts = read_openings(
             "W:W26,32-50:B1-15,17-21 # after 31-26 16-21\n32-28 19-23\n",
             v,
         )
         .unwrap();
         assert_eq!(starts.len(), 2);
-        assert_eq!(starts[0], parse_fen("W:W26,32-50:B1-15,17-21", v).unwrap());
-        let after = parse_fen("W:W28,31,33-50:B1-18,20,23", v).unwrap();
-        assert_eq!(starts[1], after);
         assert_eq!(
-            opening_position(&read_openings("32-28 19-23", v).unwrap()[0], v),
-            after
+            starts[0].position(),
+            parse_fen("W:W26,32-50:B1-15,17-21", v).unwrap()
         );
+        assert!(starts[0].moves.is_empty());
+        let after = parse_fen("W:W28,31,33-50:B1-18,20,23", v).unwrap();
+        assert_eq!(starts[1].position(), after);
         assert!(
-            read_opening_positions("32-28\nW:W99:B1\n", v)
+            read_openings("32-28\nW:W99:B1\n", v)
                 .unwrap_err()
                 .contains("line 2")
         );

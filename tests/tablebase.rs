@@ -7,7 +7,26 @@ mod common;
 use common::{draughts, stderr, stdout};
 
 fn generate(variant: &str, pieces: &str, dir: &Path) -> Output {
-    let o = draughts(&[
+    generate_with(variant, pieces, dir, &[])
+}
+
+/// What `tb probe` prints for `fen` with the tables in `dir`.
+fn probe(variant: &str, dir: &str, fen: &str) -> String {
+    stdout(&draughts(&[
+        "tb",
+        "probe",
+        "--variant",
+        variant,
+        "--dir",
+        dir,
+        "--fen",
+        fen,
+    ]))
+}
+
+/// `tb generate` of every slice up to `pieces`, with more options.
+fn generate_with(variant: &str, pieces: &str, dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
         "tb",
         "generate",
         "--variant",
@@ -16,7 +35,9 @@ fn generate(variant: &str, pieces: &str, dir: &Path) -> Output {
         pieces,
         "--dir",
         dir.to_str().unwrap(),
-    ]);
+    ];
+    args.extend(extra);
+    let o = draughts(&args);
     assert!(o.status.success(), "generate failed: {}", stderr(&o));
     o
 }
@@ -435,6 +456,79 @@ fn adjudicate_joins_the_tables_and_the_move_limits() {
     assert!(out.contains("Assessment (the engine's opinion"), "{out}");
 }
 
+/// Tables of results only (`--metric wdl`, as the six-piece set is built): probe gives each
+/// move's result without a distance, and the arbiter decides draws and wins, except a win while
+/// an ending against a lone king is being counted, which only a distance can settle.
+#[test]
+fn results_only_tables_answer_probe_and_the_arbiter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let eng = tmp.path().join("english");
+    let fri = tmp.path().join("frisian");
+    for (variant, dir) in [("english", &eng), ("frisian", &fri)] {
+        generate_with(variant, "3", dir, &["--metric", "wdl"]);
+    }
+    let run = |args: &[&str]| {
+        let o = draughts(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let e = eng.to_str().unwrap();
+    let probed = probe("english", e, "W:WK1,K2:BK32");
+    let mut lines = probed.lines();
+    assert_eq!(lines.next(), Some("result=win dtw=none"), "{probed}");
+    let moves: Vec<&str> = lines.collect();
+    assert!(!moves.is_empty(), "{probed}");
+    assert!(moves.iter().all(|l| l.ends_with(" dtw=none")), "{probed}");
+    assert!(moves[0].ends_with(" result=win dtw=none"), "{probed}");
+
+    let out = run(&[
+        "adjudicate",
+        "--variant",
+        "english",
+        "--fen",
+        "W:WK1,K2:BK32",
+        "--tablebases",
+        e,
+    ]);
+    assert!(
+        out.contains("Tablebase: White wins with best play (move limits aside; results only"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Decision: White wins with best play (tables of results only"),
+        "{out}"
+    );
+    let out = run(&[
+        "adjudicate",
+        "--variant",
+        "english",
+        "--fen",
+        "W:WK1:BK32",
+        "--tablebases",
+        e,
+    ]);
+    assert!(
+        out.contains("Decision: draw: no side can force a win"),
+        "{out}"
+    );
+    // Frisian Art. 18 counts two kings against one: results alone cannot say the win is in time.
+    let out = run(&[
+        "adjudicate",
+        "--variant",
+        "frisian",
+        "--fen",
+        "W:WK31,K4:BK23",
+        "--tablebases",
+        fri.to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tablebase"]["value"], "win");
+    assert_eq!(v["tablebase"]["plies"], serde_json::Value::Null);
+    assert_eq!(v["decision"]["result"], "undecided");
+    assert_eq!(v["decision"]["winner_without_it"], "white");
+}
+
 /// Six pieces: English kings alone are small enough for the test suite (56 million positions).
 /// Built job by job as a workstation builds the six-piece set, verified, and then every face
 /// that reads tables — probe, the arbiter's verdict, the engine — uses them and agrees: four
@@ -470,18 +564,7 @@ fn six_piece_tables_are_built_verified_and_used_by_probe_adjudicate_and_the_engi
     );
 
     // The probe's line and the engine's report for an English position, with these tables.
-    let probe = |fen: &str| {
-        stdout(&draughts(&[
-            "tb",
-            "probe",
-            "--variant",
-            "english",
-            "--dir",
-            d,
-            "--fen",
-            fen,
-        ]))
-    };
+    let probe = |fen: &str| probe("english", d, fen);
     let engine = |fen: &str| {
         stdout(&draughts(&[
             "engine",

@@ -8,7 +8,7 @@ use draughts::play::verdict::{Decision, Verdict, verdict};
 use draughts::rules::game::{Game, MoveLimit};
 use draughts::rules::notation::{line_texts, parse_fen, to_fen};
 use draughts::rules::pdn::{PdnGame, write_game};
-use draughts::tablebase::{self, Dtw};
+use draughts::tablebase::{self, Wdl};
 use draughts::{Color, Move, Position, Variant};
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -97,7 +97,7 @@ pub(crate) fn run(args: AdjudicateArgs) -> Result<ExitCode> {
     }
     match (&judged, &assessment) {
         (Some(v), _) => {
-            outln!("Tablebase: {}", value_words(v.value, pos.side_to_move()));
+            outln!("Tablebase: {}", value_words(v, pos.side_to_move()));
             outln!("Decision: {}", v.decision);
             if let Some(text) = &line {
                 outln!("Proving line:\n{text}");
@@ -161,7 +161,10 @@ fn proving_line(game: &Game, v: &Verdict) -> String {
     let decision = v.decision.to_string();
     let mut pdn = PdnGame::from_game(&played, &[("Event", "draughts adjudicate")]);
     pdn.set_result(match v.decision {
-        Decision::Win { winner, .. } => draughts::rules::pdn::GameResult::Win(winner),
+        Decision::Win { winner, .. } | Decision::WinByResult { winner } => {
+            draughts::rules::pdn::GameResult::Win(winner)
+        }
+        Decision::Undecided { .. } => draughts::rules::pdn::GameResult::Unfinished,
         Decision::Over(o) => o
             .winner
             .map_or(draughts::rules::pdn::GameResult::Draw, |w| {
@@ -174,14 +177,17 @@ fn proving_line(game: &Game, v: &Verdict) -> String {
 }
 
 /// The tables' value in words.
-fn value_words(value: Dtw, to_move: Color) -> String {
-    match value {
-        Dtw::Win(p) => format!("{to_move} wins in {p} plies with best play (move limits aside)"),
-        Dtw::Loss(p) => format!(
-            "{} wins in {p} plies with best play (move limits aside)",
-            to_move.opposite()
+fn value_words(v: &Verdict, to_move: Color) -> String {
+    let winner = match v.result {
+        Wdl::Draw => return "draw with best play".to_string(),
+        Wdl::Win => to_move,
+        Wdl::Loss => to_move.opposite(),
+    };
+    match v.plies {
+        Some(p) => format!("{winner} wins in {p} plies with best play (move limits aside)"),
+        None => format!(
+            "{winner} wins with best play (move limits aside; results only, the length is not in these tables)"
         ),
-        Dtw::Draw => "draw with best play".to_string(),
     }
 }
 
@@ -210,14 +216,19 @@ fn json_report(
 ) -> Value {
     let pos = *game.position();
     let side = |c: Color| c.to_string().to_lowercase();
-    let tablebase = judged.map(|v| match v.value {
-        Dtw::Win(p) => json!({"value": "win", "plies": p}),
-        Dtw::Loss(p) => json!({"value": "loss", "plies": p}),
-        Dtw::Draw => json!({"value": "draw"}),
+    let tablebase = judged.map(|v| match v.result {
+        Wdl::Draw => json!({"value": "draw"}),
+        result => json!({"value": result.name(), "plies": v.plies}),
     });
     let decision = match judged.map(|v| v.decision) {
         Some(Decision::Win { winner, plies }) => {
             json!({"result": "win", "winner": side(winner), "plies": plies})
+        }
+        Some(Decision::WinByResult { winner }) => {
+            json!({"result": "win", "winner": side(winner), "plies": Value::Null})
+        }
+        Some(Decision::Undecided { winner, rule }) => {
+            json!({"result": "undecided", "winner_without_it": side(winner), "by": rule.describe()})
         }
         Some(Decision::Draw) => json!({"result": "draw", "by": "tablebase"}),
         Some(Decision::DrawByLimit {

@@ -132,12 +132,15 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
                     draughts::bounded::MAX_TEXT_FILE,
                     "openings file",
                 )?;
-                draughts::arena::read_opening_positions(&text, variant)
+                draughts::arena::read_openings(&text, variant)
                     .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?
+                    .iter()
+                    .map(draughts::arena::Opening::position)
+                    .collect()
             }
             (None, true) => draughts::arena::two_ply_openings(variant)
                 .iter()
-                .map(|moves| draughts::arena::opening_position(moves, variant))
+                .map(draughts::arena::Opening::position)
                 .collect(),
             (None, false) => Vec::new(),
         };

@@ -47,7 +47,7 @@ pub(crate) struct MatchArgs {
     /// international, frisian or english.
     #[arg(long, default_value = "international")]
     variant: String,
-    /// Openings file (one opening a line) [default: every two-ply start].
+    /// Openings file: one opening a line, moves from the start or a position in FEN [default: every two-ply start].
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Games played at once [default: half the cores, at least one].

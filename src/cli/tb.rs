@@ -7,7 +7,7 @@ use draughts::rules::notation::{move_text, parse_fen};
 use draughts::tablebase::format::Metric;
 use draughts::tablebase::memory::{Bytes, Limits};
 use draughts::tablebase::progress::Report;
-use draughts::tablebase::{self, Material, Tablebase};
+use draughts::tablebase::{self, Material, Tablebase, TbError, Wdl};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -187,7 +187,28 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                 parse_fen(&fen, variant).map_err(|e| anyhow::anyhow!("bad FEN {fen:?}: {e}"))?;
             let tb = Tablebase::open_for(&dir, variant)?;
             let wdl = tb.wdl(&pos)?;
-            let value = tb.dtw(&pos)?;
+            let value = match tb.dtw(&pos) {
+                Ok(value) => value,
+                // Built for results only: each move's result, without distances.
+                Err(TbError::Missing { kind: "dtw", .. }) => {
+                    outln!("result={wdl} dtw=none");
+                    let mut moves = Vec::new();
+                    for mv in pos.legal_moves().iter() {
+                        moves.push((move_text(&pos, mv), tb.wdl(&pos.play(mv))?.flip()));
+                    }
+                    let rank = |w: &Wdl| match w {
+                        Wdl::Win => 0,
+                        Wdl::Draw => 1,
+                        Wdl::Loss => 2,
+                    };
+                    moves.sort_by_key(|(_, w)| rank(w));
+                    for (text, w) in moves {
+                        outln!("{text} result={w} dtw=none");
+                    }
+                    return Ok(ExitCode::SUCCESS);
+                }
+                Err(e) => return Err(e.into()),
+            };
             anyhow::ensure!(
                 wdl == value.wdl(),
                 "{}: WDL table says {wdl}, DTW table says {}",

@@ -25,7 +25,7 @@ const MAX_MESSAGE: usize = 1024;
 pub enum DxpError {
     /// The connection failed or was closed.
     #[error("connection: {0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// The peer closed the connection.
     #[error("the other program closed the connection")]
     Closed,
@@ -40,6 +40,14 @@ pub enum DxpError {
         /// What is wrong with it.
         reason: String,
     },
+}
+
+// By hand, not `#[from]`: the message carries the I/O error, so it is not also its source (a
+// chain printed in full would say it twice).
+impl From<std::io::Error> for DxpError {
+    fn from(e: std::io::Error) -> DxpError {
+        DxpError::Io(e)
+    }
 }
 
 fn bad(message: &str, reason: impl Into<String>) -> DxpError {

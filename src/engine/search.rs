@@ -76,6 +76,9 @@ pub struct Searcher {
     /// move's search, only a move proven better replaces it, so an iteration cut short by the
     /// clock still tells the better move when it found one.
     root_partial: Option<(usize, i32)>,
+    /// A root the tables hold with results only, for this search: the root moves kept to and
+    /// the material not probed.
+    results_root: Option<endgame::ResultsRoot>,
     /// Whether the node about to be searched has its table slot at hand (asked for a move
     /// ahead, or read already): set by its caller just before the call, read on entry.
     warm: bool,
@@ -105,6 +108,7 @@ impl Searcher {
             counter: Arc::new(AtomicU64::new(0)),
             root_best: 0,
             root_partial: None,
+            results_root: None,
             warm: false,
         }
     }
@@ -329,6 +333,9 @@ impl Searcher {
         }
         if !listed {
             generate::<R>(pos, &mut frame.moves);
+        }
+        if root && let Some(r) = &self.results_root {
+            frame.moves.retain(|m| r.moves.as_slice().contains(m));
         }
         if late_probe {
             entry = self.table.probe(key);

@@ -289,7 +289,7 @@ impl LiveGame {
             reason: Reason::Adjudication,
         };
         let (outcome, words) = match verdict.decision {
-            Decision::Over(_) => return None,
+            Decision::Over(_) | Decision::Undecided { .. } => return None,
             Decision::Draw => (draw, "draw by tablebase: no win with best play".to_string()),
             Decision::DrawByLimit { plies, rule, .. } => (
                 draw,
@@ -304,6 +304,13 @@ impl LiveGame {
                     reason: Reason::Adjudication,
                 },
                 format!("tablebase: {winner} wins in {plies} plies"),
+            ),
+            Decision::WinByResult { winner } => (
+                Outcome {
+                    winner: Some(winner),
+                    reason: Reason::Adjudication,
+                },
+                format!("tablebase: {winner} wins with best play (results only)"),
             ),
         };
         self.proposal = Some((outcome, words.clone()));

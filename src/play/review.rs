@@ -25,7 +25,7 @@ use crate::rules::moves::Move;
 use crate::rules::notation::line_texts;
 use crate::rules::pdn::{Line, PdnGame, PdnMove};
 use crate::rules::piece::Color;
-use crate::tablebase::{Tablebase, TbError};
+use crate::tablebase::{Tablebase, TbError, Wdl};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -280,13 +280,21 @@ impl Settings {
 pub enum ReviewError {
     /// The tablebases failed to give a value.
     #[error("tablebase: {0}")]
-    Tablebase(#[from] TbError),
+    Tablebase(TbError),
     /// The review was cancelled.
     #[error("review cancelled")]
     Cancelled,
     /// Neither a time nor a depth was given: the search would not end.
     #[error("a review needs a time or a depth for each position")]
     Unbounded,
+}
+
+// By hand, not `#[from]`: the message carries the tables' error, so it is not also its
+// source (a chain printed in full would say it twice).
+impl From<TbError> for ReviewError {
+    fn from(e: TbError) -> ReviewError {
+        ReviewError::Tablebase(e)
+    }
 }
 
 /// The accuracy of a move that gives away `loss` of a point: 100 for none, falling
@@ -515,14 +523,13 @@ fn table_value(game: &Game, tb: &Tablebase) -> Result<Option<PositionValue>, TbE
             Some(_) => -MATE,
         },
         Decision::Draw | Decision::DrawByLimit { .. } => 0,
+        // Tables of results only give no length to score a win by: the search, which probes
+        // them, values the position.
+        Decision::WinByResult { .. } | Decision::Undecided { .. } => return Ok(None),
     };
     // A drawn position's best move is any that keeps the draw: the tables' choice.
     let line = match v.line.is_empty() {
-        true => tb
-            .best_move(game.position())?
-            .map(|(m, _)| m)
-            .into_iter()
-            .collect(),
+        true => drawing_move(tb, game.position())?.into_iter().collect(),
         false => v.line,
     };
     Ok(Some(PositionValue {
@@ -531,6 +538,23 @@ fn table_value(game: &Game, tb: &Tablebase) -> Result<Option<PositionValue>, TbE
         line,
         source: Source::Tablebase(v.decision),
     }))
+}
+
+/// The tables' move in a drawn position: their best, or with results only the first move
+/// that keeps the draw.
+fn drawing_move(tb: &Tablebase, pos: &Position) -> Result<Option<Move>, TbError> {
+    match tb.best_move(pos) {
+        Ok(best) => Ok(best.map(|(m, _)| m)),
+        Err(TbError::Missing { kind: "dtw", .. }) => {
+            for mv in pos.legal_moves().iter() {
+                if tb.wdl(&pos.play(mv))? == Wdl::Draw {
+                    return Ok(Some(*mv));
+                }
+            }
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// The judgement of the move played at `ply`.

@@ -6,6 +6,11 @@
 //! tables' line — the winner's fastest win against the loser's longest defence — through a
 //! [`Game`], which applies every one of those rules, so the decision is what the rules make of
 //! best play, not an estimate of it.
+//!
+//! Tables of results only (`--metric wdl`, the way the six-piece set is usually built) hold no
+//! lengths. They decide a draw, which no move limit can change, and a win while none of the
+//! endings against a lone king (FMJD 6.3, 6.4, Frisian Art. 18) is being counted; with one of
+//! those counting, only the length of the win can tell, and the verdict says it is undecided.
 
 use crate::rules::board::Position;
 use crate::rules::game::{Game, MoveLimit, Outcome, Reason};
@@ -26,6 +31,21 @@ pub enum Decision {
         /// Plies to the end of the game.
         plies: u32,
     },
+    /// `winner` wins with best play by tables of results only, with no ending against a lone
+    /// king being counted; how long the win takes, and so whether a move limit that comes into
+    /// force on the way ends it first, is not in these tables.
+    WinByResult {
+        /// Who wins.
+        winner: Color,
+    },
+    /// `winner` wins with best play, but `rule` is counting and tables of results only cannot
+    /// say whether the win comes in time.
+    Undecided {
+        /// Who wins without the rule.
+        winner: Color,
+        /// The rule that may end the game drawn first.
+        rule: Reason,
+    },
     /// A draw with best play.
     Draw,
     /// `winner` would win in `plies`, but `rule` ends the game drawn first.
@@ -44,6 +64,15 @@ impl fmt::Display for Decision {
         match *self {
             Decision::Over(o) => write!(f, "the game is over: {o}"),
             Decision::Win { winner, plies } => write!(f, "{winner} wins (in {plies} plies)"),
+            Decision::WinByResult { winner } => write!(
+                f,
+                "{winner} wins with best play (tables of results only: the length of the win, and so a move limit it may meet on the way, is not judged)"
+            ),
+            Decision::Undecided { winner, rule } => write!(
+                f,
+                "undecided: {winner} wins with best play, but the {} is counting and tables of results only cannot say whether the win comes in time (its DTW table can)",
+                rule.describe()
+            ),
             Decision::Draw => write!(f, "draw: no side can force a win"),
             Decision::DrawByLimit {
                 winner,
@@ -61,8 +90,11 @@ impl fmt::Display for Decision {
 /// The verdict on a position the tables hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Verdict {
-    /// The tables' value for the side to move, ignoring the move limits.
-    pub value: Dtw,
+    /// The tables' result for the side to move, ignoring the move limits.
+    pub result: Wdl,
+    /// Plies to the end of the game with best play: `None` for a draw, and for a win or a loss
+    /// in tables of results only.
+    pub plies: Option<u32>,
     /// The move-count rules in force, with what each still allows.
     pub limits: Vec<MoveLimit>,
     /// The decision.
@@ -80,26 +112,41 @@ pub fn verdict(game: &Game, tb: &Tablebase) -> Result<Option<Verdict>, TbError> 
         return Ok(None);
     }
     let limits = game.move_limits();
+    let (result, plies) = value(tb, &pos)?;
+    let judged = |decision, line| {
+        Ok(Some(Verdict {
+            result,
+            plies,
+            limits: limits.clone(),
+            decision,
+            line,
+        }))
+    };
     if let Some(o) = game.outcome() {
-        return Ok(Some(Verdict {
-            value: value(tb, &pos)?,
-            limits,
-            decision: Decision::Over(o),
-            line: Vec::new(),
-        }));
+        return judged(Decision::Over(o), Vec::new());
     }
-    let value = value(tb, &pos)?;
-    let (winner, plies) = match value {
-        Dtw::Draw => {
-            return Ok(Some(Verdict {
-                value,
-                limits,
-                decision: Decision::Draw,
-                line: Vec::new(),
-            }));
-        }
-        Dtw::Win(p) => (pos.side_to_move(), p),
-        Dtw::Loss(p) => (pos.side_to_move().opposite(), p),
+    let winner = match result {
+        Wdl::Draw => return judged(Decision::Draw, Vec::new()),
+        Wdl::Win => pos.side_to_move(),
+        Wdl::Loss => pos.side_to_move().opposite(),
+    };
+    let Some(plies) = plies else {
+        let ending = limits.iter().find(|l| {
+            matches!(
+                l.reason,
+                Reason::SixteenMoves | Reason::FiveMoves | Reason::TwoKingsAgainstOne
+            )
+        });
+        return judged(
+            match ending {
+                Some(l) => Decision::Undecided {
+                    winner,
+                    rule: l.reason,
+                },
+                None => Decision::WinByResult { winner },
+            },
+            Vec::new(),
+        );
     };
     // Best play, ply by ply; the distance falls by one each ply, so `plies` bounds the line
     // (the extra ply only guards against damaged tables).
@@ -125,27 +172,17 @@ pub fn verdict(game: &Game, tb: &Tablebase) -> Result<Option<Verdict>, TbError> 
         },
         _ => Decision::Win { winner, plies },
     };
-    Ok(Some(Verdict {
-        value,
-        limits,
-        decision,
-        line,
-    }))
+    judged(decision, line)
 }
 
-/// The tables' value of `pos`. Tables built for results only decide a draw (no move limit can
-/// change it) but not a win, whose length the limits are judged by: that is an error saying so.
-fn value(tb: &Tablebase, pos: &Position) -> Result<Dtw, TbError> {
+/// The tables' result for `pos` and, when they hold it, the length of a win or a loss. A slice
+/// built for results only has no length: its result alone, which the caller judges.
+fn value(tb: &Tablebase, pos: &Position) -> Result<(Wdl, Option<u32>), TbError> {
     match tb.dtw(pos) {
-        Err(TbError::Missing {
-            kind: "dtw",
-            dir,
-            material,
-        }) => match tb.wdl(pos)? {
-            Wdl::Draw => Ok(Dtw::Draw),
-            _ => Err(TbError::NoDistance { dir, material }),
-        },
-        found => found,
+        Err(TbError::Missing { kind: "dtw", .. }) => Ok((tb.wdl(pos)?, None)),
+        Err(e) => Err(e),
+        Ok(Dtw::Draw) => Ok((Wdl::Draw, None)),
+        Ok(d) => Ok((d.wdl(), Some(d.plies()))),
     }
 }
 
@@ -167,7 +204,7 @@ mod tests {
         // FMJD 6.4 is in force, and the tables find no win.
         let v = judge(Variant::International, "W:WK47,K48:BK3");
         assert_eq!(v.decision, Decision::Draw);
-        assert_eq!(v.value, Dtw::Draw);
+        assert_eq!((v.result, v.plies), (Wdl::Draw, None));
         assert_eq!(v.limits[1].reason, Reason::FiveMoves);
         assert!(v.line.is_empty());
     }
@@ -195,7 +232,7 @@ mod tests {
     fn frisian_two_kings_must_win_within_seven_moves() {
         // Art. 18: 17 plies is White's ninth move, too late; 13 plies its seventh, in time.
         let late = judge(Variant::Frisian, "W:WK31,K4:BK23");
-        assert_eq!(late.value, Dtw::Win(17));
+        assert_eq!((late.result, late.plies), (Wdl::Win, Some(17)));
         assert_eq!(
             late.decision,
             Decision::DrawByLimit {
@@ -272,8 +309,8 @@ mod tests {
             "a quiet walk of 15 moves each"
         );
         let v = verdict(&game, tb).unwrap().unwrap();
-        let Dtw::Win(plies) = v.value else {
-            panic!("the walk ends in a win: {:?}", v.value)
+        let (Wdl::Win, Some(plies)) = (v.result, v.plies) else {
+            panic!("the walk ends in a win: {:?} {:?}", v.result, v.plies)
         };
         assert_eq!(v.limits[1].reason, Reason::SixteenMoves);
         assert_eq!(v.limits[1].left, 2, "two plies: one move each");
@@ -306,8 +343,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn tables_of_results_only_decide_draws_and_say_what_a_win_needs() {
+    /// Tables of results only of `variant` up to three pieces, in a directory of their own.
+    fn results_only(variant: Variant) -> (tempfile::TempDir, Tablebase) {
         use crate::tablebase::format::Metric;
         use crate::tablebase::memory::{Bytes, Limits};
         let dir = tempfile::TempDir::new().unwrap();
@@ -317,7 +354,7 @@ mod tests {
             metric: Metric::Wdl,
         };
         crate::tablebase::generate::generate_all(
-            Variant::English,
+            variant,
             3,
             dir.path(),
             crate::tablebase::progress::Report::Quiet,
@@ -325,18 +362,65 @@ mod tests {
         )
         .unwrap();
         let tb = Tablebase::open(dir.path()).unwrap();
+        (dir, tb)
+    }
+
+    #[test]
+    fn tables_of_results_only_decide_draws_and_wins_outside_the_lone_king_endings() {
+        let (_dir, tb) = results_only(Variant::English);
         let judge = |fen: &str| {
             verdict(
                 &Game::from_position(parse_fen(fen, Variant::English).unwrap()),
                 &tb,
             )
+            .unwrap()
+            .unwrap()
         };
         // One king each, far apart: no win, so no move limit matters.
-        let draw = judge("W:WK1:BK32").unwrap().unwrap();
+        let draw = judge("W:WK1:BK32");
         assert_eq!(draw.decision, Decision::Draw);
-        // Two kings against one win, but how soon is not in these tables.
-        let err = judge("W:WK1,K2:BK32").unwrap_err();
-        assert!(matches!(err, TbError::NoDistance { .. }), "{err}");
-        assert!(err.to_string().contains("--metric dtw"), "{err}");
+        // Two kings against one win; the 40-move count (WCDF 1.32.2) is no ending against a
+        // lone king, so the result decides, and the words say the length is not judged.
+        let win = judge("W:WK1,K2:BK32");
+        assert_eq!(
+            win.decision,
+            Decision::WinByResult {
+                winner: Color::White
+            }
+        );
+        assert_eq!((win.result, win.plies), (Wdl::Win, None));
+        assert!(win.line.is_empty());
+        assert!(
+            win.decision.to_string().contains("not judged"),
+            "{}",
+            win.decision
+        );
+        // The same from the loser's side.
+        let loss = judge("B:WK1,K2:BK32");
+        assert_eq!(
+            loss.decision,
+            Decision::WinByResult {
+                winner: Color::White
+            }
+        );
+        assert_eq!(loss.result, Wdl::Loss);
+    }
+
+    #[test]
+    fn tables_of_results_only_leave_a_win_undecided_while_a_lone_king_ending_counts() {
+        // Frisian Art. 18: two kings against one must win within seven moves. With distances,
+        // `W:WK31,K4:BK23` is a win in 17 plies that comes too late (above); results alone
+        // cannot tell, and the verdict says so.
+        let (_dir, tb) = results_only(Variant::Frisian);
+        let game = Game::from_position(parse_fen("W:WK31,K4:BK23", Variant::Frisian).unwrap());
+        let v = verdict(&game, &tb).unwrap().unwrap();
+        assert_eq!(
+            v.decision,
+            Decision::Undecided {
+                winner: Color::White,
+                rule: Reason::TwoKingsAgainstOne
+            }
+        );
+        assert!(v.decision.to_string().contains("DTW"), "{}", v.decision);
     }
 }

@@ -172,6 +172,18 @@ impl MoveList {
         }
     }
 
+    /// Keeps the moves `keep` accepts, in their order.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self.moves[i]) {
+                self.moves[kept] = self.moves[i];
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Number of moves.
     #[inline]
     pub fn len(&self) -> usize {

@@ -40,7 +40,7 @@ pub enum ServeError {
     #[error("club database: {0}")]
     Club(String),
     /// The network.
-    #[error("{0}")]
+    #[error(transparent)]
     Io(#[from] std::io::Error),
 }
 

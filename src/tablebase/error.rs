@@ -56,18 +56,6 @@ pub enum TbError {
         /// `wdl` or `dtw`.
         kind: &'static str,
     },
-    /// A won position whose slice has results only: the distance that the move limits are
-    /// judged by is not in the tables.
-    #[error(
-        "the tables of {material} in {} hold results only (built with --metric wdl): the length of the win, which the move limits are judged by, needs its DTW table (`draughts tb generate --metric dtw`)",
-        dir.display()
-    )]
-    NoDistance {
-        /// The directory.
-        dir: PathBuf,
-        /// The material.
-        material: Material,
-    },
     /// Jobs that need more memory than the budget allows (nothing was generated).
     #[error("{}", over_budget(*budget, jobs))]
     OverBudget {

@@ -494,7 +494,6 @@ pub fn targets(pdn_dir: Option<&Path>, tables: Option<&Path>) -> Vec<Target> {
         run: Box::new(|input| {
             for v in Variant::ALL {
                 let _ = draughts::arena::read_openings(&text(input), v);
-                let _ = draughts::arena::read_opening_positions(&text(input), v);
             }
         }),
     });

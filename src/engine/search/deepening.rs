@@ -66,7 +66,7 @@ impl Searcher {
         self.nodes = 0;
         self.node_limit = limits.nodes;
         self.deadline = limits.max_time.or(limits.time).map(|t| started + t);
-        let moves = root.legal_moves();
+        let mut moves = root.legal_moves();
         let mut outcome = Outcome {
             best: moves.iter().next().copied(),
             score: 0,
@@ -93,6 +93,12 @@ impl Searcher {
             });
             return outcome;
         }
+        self.results_root = self.results_only_root(root);
+        if let Some(r) = &self.results_root {
+            moves = r.moves.clone();
+            outcome.best = moves.iter().next().copied();
+            outcome.pv = outcome.best.into_iter().collect();
+        }
         self.path = history.to_vec();
         self.path.push(root.zobrist());
         self.table.new_search();
@@ -111,6 +117,7 @@ impl Searcher {
                 h.reset_stop();
                 // Zeroed here, not in the helper's thread, so no report counts the last search.
                 h.counter.store(0, Ordering::Relaxed);
+                h.results_root.clone_from(&self.results_root);
                 scope.spawn(move || h.help(root, history, i));
             }
             let outcome = self.deepen(root, &moves, limits, started, outcome, info, &helper_nodes);

@@ -635,3 +635,59 @@ fn three_pieces_against_a_king_are_valued_near_a_draw() {
     let english = search(Variant::English, "W:WK1,K2,K3:BK32", 8);
     assert!(english.score > 200, "{english:?}");
 }
+
+/// International tables of results only, as `--metric wdl` builds them, up to `kkm-k`.
+fn results_only() -> (tempfile::TempDir, Arc<Tablebase>) {
+    use crate::tablebase::format::Metric;
+    use crate::tablebase::memory::{Bytes, Limits as Budget};
+    let dir = tempfile::TempDir::new().unwrap();
+    crate::tablebase::generate::generate_with_dependencies(
+        Variant::International,
+        "kkm-k".parse().unwrap(),
+        dir.path(),
+        crate::tablebase::progress::Report::Quiet,
+        Budget {
+            budget: Bytes(1 << 30),
+            split: None,
+            metric: Metric::Wdl,
+        },
+    )
+    .unwrap();
+    let tb = Arc::new(Tablebase::open(dir.path()).unwrap());
+    (dir, tb)
+}
+
+#[test]
+fn with_results_only_the_engine_converts_a_won_ending() {
+    // Two kings and a man against a king: every waiting move keeps the win, so the tables'
+    // result alone cannot choose (taking it at its word, the engine once marked time until the
+    // 5-move rule drew the game). It keeps to the moves that win, and the search finds the
+    // promotion or the capture that the tables then value exactly.
+    let (_dir, tb) = results_only();
+    let v = Variant::International;
+    assert!(tb.dtw(&parse_fen("W:WK1,K2,30:BK45", v).unwrap()).is_err());
+    for fen in ["W:WK1,K2,30:BK45", "B:WK45:BK1,K2,21", "B:WK33:BK4,K10,20"] {
+        let start = parse_fen(fen, v).unwrap();
+        let winner = match tb.wdl(&start).unwrap() {
+            crate::tablebase::Wdl::Win => start.side_to_move(),
+            other => panic!("{fen} is won by the side to move, not a {other}"),
+        };
+        let mut game = crate::rules::game::Game::from_position(start);
+        let mut s = Searcher::new(16, Some(Arc::clone(&tb)));
+        while game.outcome().is_none() {
+            let history: Vec<u64> = game.positions().map(Position::zobrist).collect();
+            let o = s.search(
+                game.position(),
+                &history[..history.len() - 1],
+                Limits {
+                    depth: Some(8),
+                    ..Limits::default()
+                },
+                &mut |_| {},
+            );
+            game.play(&o.best.unwrap()).unwrap();
+        }
+        let outcome = game.outcome().unwrap();
+        assert_eq!(outcome.winner, Some(winner), "{fen}: {outcome}");
+    }
+}

@@ -149,6 +149,27 @@ fn giving_away_a_tablebase_win_is_a_blunder_proven_by_the_tables() {
 }
 
 #[test]
+fn tables_of_results_only_review_a_game_the_search_values_within_them() {
+    // The same blunder with the WDL files alone: the draw after it is the tables', and the
+    // win before it, whose length these tables lack, is the search's (it probes them).
+    let from = crate::tablebase::tests::tables(Variant::International).dir();
+    let dir = tempfile::TempDir::new().unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "wdl") {
+            std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let tables = Arc::new(Tablebase::open(dir.path()).unwrap());
+    let g = game(Some("W:WK46,K47,K48:BK5"), "46-41");
+    let r = run(&g, Some(tables), at_depth(4));
+    assert!(matches!(r.values[0].source, Source::Search { .. }));
+    assert!(r.values[0].score > 0, "{:?}", r.values[0]);
+    assert_eq!(r.values[1].source, Source::Tablebase(Decision::Draw));
+    assert_eq!(r.moves[0].judgement, Judgement::Blunder);
+}
+
+#[test]
 fn the_annotated_game_reads_back_unchanged() {
     let g = game(None, "32-28 18-22 33-29");
     let r = run(&g, None, at_depth(4));

@@ -18,7 +18,7 @@ pub enum FenError {
         reason: String,
     },
     /// The text is FEN but not a position of the variant.
-    #[error("{0}")]
+    #[error(transparent)]
     Setup(#[from] SetupError),
 }
 

@@ -15,8 +15,8 @@ use crate::rules::moves::Move;
 use crate::rules::notation::move_text;
 use crate::rules::pdn::write_game;
 use crate::rules::piece::Color;
-use crate::tablebase::Dtw;
 use crate::tablebase::open_if_present;
+use crate::tablebase::{Dtw, Wdl};
 use crate::tui::board::Cell;
 use crate::tui::club::PairingToPlay;
 use crate::tui::setup::{GameSetup, PlayerKind};
@@ -317,10 +317,16 @@ impl PlayScreen {
             return None;
         }
         let side = pos.side_to_move();
-        Some(match tb.dtw(&pos).ok()? {
-            Dtw::Win(p) => format!("Tablebase: {side} wins in {p} plies"),
-            Dtw::Loss(p) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
-            Dtw::Draw => "Tablebase: draw".into(),
+        Some(match tb.dtw(&pos) {
+            Ok(Dtw::Win(p)) => format!("Tablebase: {side} wins in {p} plies"),
+            Ok(Dtw::Loss(p)) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
+            Ok(Dtw::Draw) => "Tablebase: draw".into(),
+            // A slice built for results only (`--metric wdl`) has no distances.
+            Err(_) => match tb.wdl(&pos).ok()? {
+                Wdl::Win => format!("Tablebase: {side} wins (results only)"),
+                Wdl::Loss => format!("Tablebase: {} wins (results only)", side.opposite()),
+                Wdl::Draw => "Tablebase: draw".into(),
+            },
         })
     }
 
