@@ -639,6 +639,35 @@ mod tests {
     }
 
     #[test]
+    fn a_game_from_a_position_set_up_starts_there_and_records_it() {
+        // An ending to play out, as an openings file's FEN line gives it: a man up and the
+        // move, for White, at a fixed time a move.
+        let fen = "W:W22,23:B10";
+        let settings = MatchSettings {
+            variant: Variant::English,
+            a: Contender::Engine(Level::new(3).unwrap()),
+            b: Contender::Engine(Level::new(3).unwrap()),
+            pace: Pace::MoveTime(Duration::from_millis(20)),
+            tablebase: None,
+            max_plies: 200,
+            book: false,
+            weights: [None, None],
+        };
+        let opening = &read_openings(fen, Variant::English).unwrap()[0];
+        let played = play_game(&settings, opening, Color::White, 1).unwrap();
+        assert_eq!(played.pdn.tag("FEN"), Some(fen));
+        assert_eq!(played.pdn.tag("SetUp"), Some("1"));
+        // The first move is one of the set-up position's (from the start, 22 and 23 are empty).
+        let start = parse_fen(fen, Variant::English).unwrap();
+        assert!(
+            start
+                .legal_moves()
+                .iter()
+                .any(|m| *m == played.pdn.line.moves[0].mv)
+        );
+    }
+
+    #[test]
     fn a_match_stops_when_told() {
         let level = Contender::Engine(Level::new(1).unwrap());
         let settings = MatchSettings {
