@@ -143,6 +143,32 @@ fn pdn_check_reports_per_file_and_each_error() {
 }
 
 #[test]
+fn pdn_positions_prints_each_games_first_quiet_position_of_that_many_pieces() {
+    let dir = tempfile::tempdir().unwrap();
+    // Six pieces, then 19-23 offers a man and 28x19 takes it: five, three against two, with
+    // Black to move and nothing to take.
+    let game = "[SetUp \"1\"]\n[FEN \"W:W32,33,34:B17,18,19\"]\n1. 32-28 19-23 2. 28x19 *\n";
+    let file = temp_file(&dir, "games.pdn", format!("{game}\n{game}").as_bytes());
+    let f = file.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["pdn", "positions", f];
+        args.extend(extra);
+        let o = draughts(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // The same position in two games is printed once.
+    assert_eq!(run(&["--pieces", "6"]), "W:W32-34:B17-19\n");
+    // Three against two is one piece apart: left out unless allowed.
+    assert_eq!(run(&["--pieces", "5"]), "");
+    assert_eq!(
+        run(&["--pieces", "5", "--imbalance", "1"]),
+        "B:W19,33,34:B17,18\n"
+    );
+    assert_eq!(run(&["--pieces", "4"]), "");
+}
+
+#[test]
 fn engine_analyse_and_bench() {
     let o = draughts(&["engine", "analyse", "--variant", "english", "--depth", "6"]);
     assert!(o.status.success(), "{}", stderr(&o));
