@@ -7,7 +7,7 @@ use draughts::rules::notation::{move_text, parse_fen};
 use draughts::tablebase::format::Metric;
 use draughts::tablebase::memory::{Bytes, Limits};
 use draughts::tablebase::progress::Report;
-use draughts::tablebase::{self, Material, Tablebase, TbError, Wdl};
+use draughts::tablebase::{self, Material, Tablebase, Wdl};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -187,10 +187,10 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                 parse_fen(&fen, variant).map_err(|e| anyhow::anyhow!("bad FEN {fen:?}: {e}"))?;
             let tb = Tablebase::open_for(&dir, variant)?;
             let wdl = tb.wdl(&pos)?;
-            let value = match tb.dtw(&pos) {
-                Ok(value) => value,
+            let value = match tb.dtw_if_held(&pos)? {
+                Some(value) => value,
                 // Built for results only: each move's result, without distances.
-                Err(TbError::Missing { kind: "dtw", .. }) => {
+                None => {
                     outln!("result={wdl} dtw=none");
                     let mut moves = Vec::new();
                     for mv in pos.legal_moves().iter() {
@@ -207,7 +207,6 @@ pub(crate) fn run(command: TbCommand) -> Result<ExitCode> {
                     }
                     return Ok(ExitCode::SUCCESS);
                 }
-                Err(e) => return Err(e.into()),
             };
             anyhow::ensure!(
                 wdl == value.wdl(),

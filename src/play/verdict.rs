@@ -178,12 +178,11 @@ pub fn verdict(game: &Game, tb: &Tablebase) -> Result<Option<Verdict>, TbError> 
 /// The tables' result for `pos` and, when they hold it, the length of a win or a loss. A slice
 /// built for results only has no length: its result alone, which the caller judges.
 fn value(tb: &Tablebase, pos: &Position) -> Result<(Wdl, Option<u32>), TbError> {
-    match tb.dtw(pos) {
-        Err(TbError::Missing { kind: "dtw", .. }) => Ok((tb.wdl(pos)?, None)),
-        Err(e) => Err(e),
-        Ok(Dtw::Draw) => Ok((Wdl::Draw, None)),
-        Ok(d) => Ok((d.wdl(), Some(d.plies()))),
-    }
+    Ok(match tb.dtw_if_held(pos)? {
+        None => (tb.wdl(pos)?, None),
+        Some(Dtw::Draw) => (Wdl::Draw, None),
+        Some(d) => (d.wdl(), Some(d.plies())),
+    })
 }
 
 #[cfg(test)]

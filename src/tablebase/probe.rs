@@ -392,6 +392,16 @@ impl Tablebase {
         }
     }
 
+    /// The distance when the slice holds one: `None` for a slice built for results only
+    /// (`--metric wdl`), whose callers fall back on [`Tablebase::wdl`].
+    pub fn dtw_if_held(&self, pos: &Position) -> Result<Option<Dtw>, TbError> {
+        match self.dtw(pos) {
+            Ok(value) => Ok(Some(value)),
+            Err(TbError::Missing { kind: "dtw", .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The move the tables prefer in `pos` — the fastest win, else any draw, else the slowest
     /// loss (the first in move order among equals) — with the value it keeps; `None` when
     /// there is no legal move.

@@ -317,12 +317,12 @@ impl PlayScreen {
             return None;
         }
         let side = pos.side_to_move();
-        Some(match tb.dtw(&pos) {
-            Ok(Dtw::Win(p)) => format!("Tablebase: {side} wins in {p} plies"),
-            Ok(Dtw::Loss(p)) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
-            Ok(Dtw::Draw) => "Tablebase: draw".into(),
+        Some(match tb.dtw_if_held(&pos).ok()? {
+            Some(Dtw::Win(p)) => format!("Tablebase: {side} wins in {p} plies"),
+            Some(Dtw::Loss(p)) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
+            Some(Dtw::Draw) => "Tablebase: draw".into(),
             // A slice built for results only (`--metric wdl`) has no distances.
-            Err(_) => match tb.wdl(&pos).ok()? {
+            None => match tb.wdl(&pos).ok()? {
                 Wdl::Win => format!("Tablebase: {side} wins (results only)"),
                 Wdl::Loss => format!("Tablebase: {} wins (results only)", side.opposite()),
                 Wdl::Draw => "Tablebase: draw".into(),
