@@ -5,7 +5,7 @@
 use crate::clock::{Tick, TimeControl};
 use crate::engine::eval::Model;
 use crate::engine::{self, Level};
-use crate::hub::client::{HubEngine, command_line, level_line, move_time_line};
+use crate::hub::client::{HubEngine, command_line, level_line, move_time_line, nodes_line};
 use crate::play::{LiveGame, Notice, Options};
 use crate::rules::board::Position;
 use crate::rules::game::{Game, Outcome, Reason};
@@ -192,6 +192,10 @@ pub enum Pace {
     /// A fixed time a move, used in full, without a clock (the way engine authors compare
     /// searches: neither side's time management plays a part).
     MoveTime(Duration),
+    /// A fixed number of nodes a move, without a clock: games that do not depend on the
+    /// machine's speed or load, for comparing versions of one engine (nodes are not comparable
+    /// between different programs).
+    Nodes(u64),
 }
 
 /// Settings of a match.
@@ -224,6 +228,10 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, pace: &Pace, now: Tick) -> Resu
         (Pace::MoveTime(t), _) => (
             engine::Budget::Fixed(*t),
             (move_time_line(*t), *t + HUB_GRACE),
+        ),
+        (Pace::Nodes(n), _) => (
+            engine::Budget::Nodes(*n),
+            (nodes_line(*n), nodes_patience(*n)),
         ),
         (Pace::Clock(_), Some(clock)) => (
             engine::Budget::Clock(engine::budget(clock, side, now)),
@@ -263,6 +271,15 @@ fn engine_move(seat: &mut Seat, live: &LiveGame, pace: &Pace, now: Tick) -> Resu
 /// How much longer than its time a Hub engine may take to answer before it loses the game.
 const HUB_GRACE: Duration = Duration::from_secs(5);
 
+/// The slowest search a Hub engine told to search a number of nodes is waited for, in nodes a
+/// second: far below any engine's rate, even on a machine busy with other work.
+const SLOWEST_NODE_RATE: u64 = 20_000;
+
+/// How long a Hub engine told to search `nodes` nodes may take before it loses the game.
+fn nodes_patience(nodes: u64) -> Duration {
+    Duration::from_secs(nodes / SLOWEST_NODE_RATE) + HUB_GRACE
+}
+
 /// Plays one game from `opening`, engine A with `a_color`.
 pub fn play_game(
     settings: &MatchSettings,
@@ -281,7 +298,7 @@ pub fn play_game(
     let options = Options {
         clock: match &settings.pace {
             Pace::Clock(tc) => Some(tc.clone()),
-            Pace::MoveTime(_) => None,
+            Pace::MoveTime(_) | Pace::Nodes(_) => None,
         },
         casual: false,
         tablebase: settings.tablebase.clone(),
@@ -665,6 +682,29 @@ mod tests {
                 .iter()
                 .any(|m| *m == played.pdn.line.moves[0].mv)
         );
+    }
+
+    #[test]
+    fn at_a_number_of_nodes_a_move_a_game_is_the_same_on_any_machine() {
+        // Without a clock and without a book, a search of so many nodes does not depend on
+        // the time it takes: the same game twice, move for move, however busy the machine.
+        let level = Contender::Engine(Level::MAX);
+        let settings = MatchSettings {
+            variant: Variant::International,
+            a: level.clone(),
+            b: level,
+            pace: Pace::Nodes(3_000),
+            tablebase: None,
+            max_plies: 30,
+            book: false,
+            weights: [None, None],
+        };
+        let opening = &two_ply_openings(Variant::International)[5];
+        let moves = |p: Played| -> Vec<Move> { p.pdn.line.moves.iter().map(|m| m.mv).collect() };
+        let first = moves(play_game(&settings, opening, Color::White, 1).unwrap());
+        let second = moves(play_game(&settings, opening, Color::White, 1).unwrap());
+        assert_eq!(first.len(), 30, "played to the move cap");
+        assert_eq!(first, second);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The `draughts` binary end to end.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 mod common;
 use common::{draughts, stderr, stdout};
@@ -355,6 +355,37 @@ fn a_match_prints_each_game_and_the_score_and_keeps_the_games() {
     assert!(stdout(&bad).is_empty(), "{}", stdout(&bad));
 }
 
+/// Plays two games between `a` and `b` at `pace` (a fixed time or nodes a move) to `plies`,
+/// writing them to `pdn`; checks that neither engine failed, that the move cap ended them and
+/// that no clock was kept; returns what the match printed and the PDN it wrote.
+fn clockless_match(a: &str, b: &str, pace: [&str; 2], plies: &str, pdn: &Path) -> (String, String) {
+    let o = draughts(&[
+        "match",
+        "--engine-a",
+        a,
+        "--engine-b",
+        b,
+        "--games",
+        "2",
+        pace[0],
+        pace[1],
+        "--max-plies",
+        plies,
+        "--tablebases",
+        "/nonexistent",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(!text.contains("engine failed"), "{text}");
+    assert!(text.contains("move limit of the match"), "{text}");
+    let saved = std::fs::read_to_string(pdn).unwrap();
+    assert!(!saved.contains("[TimeControl"), "{saved}");
+    assert!(!saved.contains("%clock"), "{saved}");
+    (text, saved)
+}
+
 #[test]
 fn a_match_at_a_fixed_time_a_move_tells_a_hub_engine_so_and_keeps_no_clock() {
     // Our own binary as the Hub engine (a real process over the real protocol) against the
@@ -365,35 +396,13 @@ fn a_match_at_a_fixed_time_a_move_tells_a_hub_engine_so_and_keeps_no_clock() {
         "hub:{} hub --tablebases /nonexistent",
         env!("CARGO_BIN_EXE_draughts")
     );
-    let o = draughts(&[
-        "match",
-        "--engine-a",
-        &hub,
-        "--engine-b",
-        "engine:1",
-        "--games",
-        "2",
-        "--move-time",
-        "0.05",
-        "--max-plies",
-        "16",
-        "--tablebases",
-        "/nonexistent",
-        "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let text = stdout(&o);
+    let (text, saved) = clockless_match(&hub, "engine:1", ["--move-time", "0.05"], "16", &pdn);
     assert_eq!(text.lines().count(), 3, "{text}");
-    assert!(!text.contains("engine failed"), "{text}");
-    assert!(text.contains("move limit of the match"), "{text}");
-    let saved = std::fs::read_to_string(&pdn).unwrap();
     assert_eq!(
         saved.matches("[Event \"draughts match\"]").count(),
         2,
         "{saved}"
     );
-    assert!(!saved.contains("[TimeControl"), "{saved}");
     assert!(!saved.contains("%clock"), "{saved}");
 
     // A fixed time a move replaces the clock; both at once, or no time at all, are refused.
@@ -425,6 +434,43 @@ fn a_match_at_a_fixed_time_a_move_tells_a_hub_engine_so_and_keeps_no_clock() {
         "{}",
         stderr(&zero)
     );
+}
+
+#[test]
+fn a_match_at_a_number_of_nodes_a_move_plays_the_same_games_twice() {
+    // Two Hub engines (our own binary, real processes over the real protocol), told to search
+    // so many nodes a move without their books: the games do not depend on the time the
+    // searches take, so a second match plays them again move for move. A Hub engine that
+    // ignored the level line would think for its default ten seconds and lose on time.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let hub = format!(
+        "hub:{} hub --tablebases /nonexistent --no-book",
+        env!("CARGO_BIN_EXE_draughts")
+    );
+    let play = |name: &str| -> String {
+        let pdn = dir.path().join(name);
+        let (_, saved) = clockless_match(&hub, &hub, ["--nodes", "5000"], "24", &pdn);
+        saved
+            .lines()
+            .filter(|l| !l.starts_with('['))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let first = play("first.pdn");
+    assert!(first.contains("1. "), "{first}");
+    assert_eq!(first, play("second.pdn"));
+
+    // Nodes replace the clock and the time a move; with either, or none, they are refused.
+    for clash in [["--tc", "1m"], ["--move-time", "1"], ["--nodes", "0"]] {
+        let mut args = vec!["match", "--engine-a", "engine:1", "--engine-b", "engine:1"];
+        if clash[0] != "--nodes" {
+            args.extend(["--nodes", "1000"]);
+        }
+        args.extend(clash);
+        let o = draughts(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--nodes"), "{args:?}: {}", stderr(&o));
+    }
 }
 
 #[test]

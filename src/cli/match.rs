@@ -14,6 +14,8 @@ use std::sync::{Arc, Mutex};
 
 /// The longest fixed time a move `--move-time` takes: a day, far beyond any match.
 const MAX_MOVE_TIME: f64 = 86_400.0;
+/// The most nodes a move `--nodes` searches: days of search at any engine's rate.
+const MAX_NODES: u64 = 1_000_000_000_000;
 
 /// Arguments of `draughts match`.
 #[derive(clap::Args)]
@@ -44,6 +46,10 @@ pub(crate) struct MatchArgs {
     /// Both think this many seconds a move, all of it, without a clock (instead of --tc).
     #[arg(long, value_name = "SECONDS", conflicts_with = "tc")]
     move_time: Option<f64>,
+    /// Both search this many nodes a move, without a clock (instead of --tc or --move-time):
+    /// games that do not depend on the machine's speed or load, for versions of one engine.
+    #[arg(long, conflicts_with_all = ["tc", "move_time"], value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    nodes: Option<u64>,
     /// international, frisian or english.
     #[arg(long, default_value = "international")]
     variant: String,
@@ -85,6 +91,7 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         beta,
         tc,
         move_time,
+        nodes,
         variant,
         openings,
         concurrency,
@@ -111,14 +118,17 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
     let b: Contender = engine_b
         .parse()
         .map_err(|e| anyhow::anyhow!("--engine-b: {e}"))?;
-    let pace = match move_time {
-        Some(t) if t.is_finite() && t > 0.0 && t <= MAX_MOVE_TIME => {
+    let pace = match (nodes, move_time) {
+        (Some(n), _) => Pace::Nodes(n),
+        (None, Some(t)) if t.is_finite() && t > 0.0 && t <= MAX_MOVE_TIME => {
             Pace::MoveTime(std::time::Duration::from_secs_f64(t))
         }
-        Some(t) => {
+        (None, Some(t)) => {
             anyhow::bail!("--move-time {t}: expected seconds above 0, at most {MAX_MOVE_TIME}")
         }
-        None => Pace::Clock(TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?),
+        (None, None) => {
+            Pace::Clock(TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?)
+        }
     };
     let lines = match &openings {
         Some(f) => {

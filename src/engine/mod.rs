@@ -181,6 +181,9 @@ pub enum Budget {
     Clock(Duration),
     /// A fixed time a move (a match at so many seconds a move): all of it is used.
     Fixed(Duration),
+    /// A fixed number of nodes a move, without a clock: the same search whatever the machine's
+    /// speed or load (a match between versions on a busy machine).
+    Nodes(u64),
 }
 
 /// The engine's move and what its search saw.
@@ -228,16 +231,17 @@ pub fn choose(
     }
     let flag = searcher.stop_flag();
     flag.store(stop.load(Ordering::Relaxed), Ordering::Relaxed);
-    let (time, max_time) = match budget {
-        Budget::Untimed => (level.time_cap(), level.time_cap() * 2),
-        Budget::Clock(t) => (t, t * 2),
-        Budget::Fixed(t) => (t, t),
+    let (time, max_time, nodes) = match budget {
+        Budget::Untimed => (Some(level.time_cap()), Some(level.time_cap() * 2), None),
+        Budget::Clock(t) => (Some(t), Some(t * 2), None),
+        Budget::Fixed(t) => (Some(t), Some(t), None),
+        Budget::Nodes(n) => (None, None, Some(n)),
     };
     let limits = Limits {
         depth: level.depth(),
-        time: Some(time),
-        max_time: Some(max_time),
-        nodes: None,
+        time,
+        max_time,
+        nodes,
     };
     if level.noise() == 0 {
         let stop_watch = Arc::clone(&flag);

@@ -310,3 +310,8 @@ pub fn level_line(clock: &Clock, side: Color, now: Tick) -> String {
 pub fn move_time_line(t: Duration) -> String {
     format!("level move-time={:.3}", t.as_secs_f64())
 }
+
+/// The Hub `level` line of a fixed number of nodes a move.
+pub fn nodes_line(nodes: u64) -> String {
+    format!("level nodes={nodes}")
+}
