@@ -317,12 +317,13 @@ impl PlayScreen {
             return None;
         }
         let side = pos.side_to_move();
-        Some(match tb.dtw_if_held(&pos).ok()? {
-            Some(Dtw::Win(p)) => format!("Tablebase: {side} wins in {p} plies"),
-            Some(Dtw::Loss(p)) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
-            Some(Dtw::Draw) => "Tablebase: draw".into(),
-            // A slice built for results only (`--metric wdl`) has no distances.
-            None => match tb.wdl(&pos).ok()? {
+        Some(match tb.dtw_if_held(&pos) {
+            Ok(Some(Dtw::Win(p))) => format!("Tablebase: {side} wins in {p} plies"),
+            Ok(Some(Dtw::Loss(p))) => format!("Tablebase: {} wins in {p} plies", side.opposite()),
+            Ok(Some(Dtw::Draw)) => "Tablebase: draw".into(),
+            // A slice built for results only (`--metric wdl`) has no distances; a distance that
+            // cannot be read leaves the result, which may still be.
+            Ok(None) | Err(_) => match tb.wdl(&pos).ok()? {
                 Wdl::Win => format!("Tablebase: {side} wins (results only)"),
                 Wdl::Loss => format!("Tablebase: {} wins (results only)", side.opposite()),
                 Wdl::Draw => "Tablebase: draw".into(),
