@@ -1034,6 +1034,47 @@ fn analysis_shows_what_the_tablebases_say() {
 }
 
 #[test]
+fn analysis_falls_back_on_the_result_when_a_distance_cannot_be_read() {
+    let v = Variant::English;
+    let dir = tempfile::TempDir::new().expect("a temporary directory");
+    crate::tablebase::generate::generate_all(
+        v,
+        3,
+        dir.path(),
+        crate::tablebase::progress::Report::Quiet,
+        crate::tablebase::memory::default_budget(),
+    )
+    .expect("the three-piece tables generate");
+    // One byte near the end of the distances damaged: the file opens, its reads fail.
+    let dtw = dir.path().join("kk-k.dtw");
+    let mut bytes = std::fs::read(&dtw).expect("the DTW file reads");
+    let at = bytes.len() - 5;
+    bytes[at] ^= 0x10;
+    std::fs::write(&dtw, bytes).expect("the DTW file writes");
+    let tb = crate::tablebase::open_if_present(dir.path(), v)
+        .expect("tables open")
+        .expect("tables present");
+    let pos = parse_fen("W:WK1,K2:BK32", v).expect("test FEN");
+    assert!(tb.dtw(&pos).is_err(), "the damaged distance is not read");
+    assert_eq!(
+        tb.wdl(&pos).expect("the result reads"),
+        crate::tablebase::Wdl::Win
+    );
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        tablebase: Some(tb),
+        ..GameSetup::new(v)
+    });
+    press(&mut app, KeyCode::Char('a'), secs(0.5));
+    app.tick(secs(0.6));
+    let text = render(&mut app, 120, 32, secs(0.6));
+    assert!(
+        text.contains("Tablebase: White wins (results only)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn the_verdict_key_gives_the_arbiters_decision_with_the_move_limits() {
     let v = Variant::International;
     let dir = crate::tablebase::tests::tables(v).dir();
