@@ -1008,6 +1008,21 @@ fn a_review_marks_the_blunder_and_draws_the_graph_in_braille_or_ascii() {
     assert!(message(&app).contains("tournament"), "{}", message(&app));
 }
 
+/// The game screen from `pos` with these tables, analysis switched on, as drawn.
+fn analysed(
+    pos: crate::rules::board::Position,
+    tb: std::sync::Arc<crate::tablebase::Tablebase>,
+) -> String {
+    let mut app = game_app(GameSetup {
+        start: Some(pos),
+        tablebase: Some(tb),
+        ..GameSetup::new(pos.variant())
+    });
+    press(&mut app, KeyCode::Char('a'), secs(0.5));
+    app.tick(secs(0.6));
+    render(&mut app, 120, 32, secs(0.6))
+}
+
 #[test]
 fn analysis_shows_what_the_tablebases_say() {
     let v = Variant::International;
@@ -1017,14 +1032,7 @@ fn analysis_shows_what_the_tablebases_say() {
         .expect("tables present");
     let pos = parse_fen("W:WK1,K2,K3:BK50", v).expect("test FEN");
     let dtw = tb.dtw(&pos).expect("in the tables");
-    let mut app = game_app(GameSetup {
-        start: Some(pos),
-        tablebase: Some(tb),
-        ..GameSetup::new(v)
-    });
-    press(&mut app, KeyCode::Char('a'), secs(0.5));
-    app.tick(secs(0.6));
-    let text = render(&mut app, 120, 32, secs(0.6));
+    let text = analysed(pos, tb);
     let expected = match dtw {
         crate::tablebase::Dtw::Win(p) => format!("Tablebase: White wins in {p} plies"),
         crate::tablebase::Dtw::Loss(p) => format!("Tablebase: Black wins in {p} plies"),
@@ -1060,14 +1068,7 @@ fn analysis_falls_back_on_the_result_when_a_distance_cannot_be_read() {
         tb.wdl(&pos).expect("the result reads"),
         crate::tablebase::Wdl::Win
     );
-    let mut app = game_app(GameSetup {
-        start: Some(pos),
-        tablebase: Some(tb),
-        ..GameSetup::new(v)
-    });
-    press(&mut app, KeyCode::Char('a'), secs(0.5));
-    app.tick(secs(0.6));
-    let text = render(&mut app, 120, 32, secs(0.6));
+    let text = analysed(pos, tb);
     assert!(
         text.contains("Tablebase: White wins (results only)"),
         "{text}"
