@@ -17,11 +17,12 @@
 #   Frisian takes the labelled step (9) too, on top of its second fit, with 6,000 games and its
 #   search's values read on a scale near the one its fits find (60; they find 57).
 #  10. International then takes relabelled rounds, each on top of the last fit: self-play with
-#      that fit (24,000 games, the round's seed), every quiet position valued by a search of
-#      4,000 nodes with it, or exactly where the 2–5-piece win/draw/loss tables hold it (built
-#      into TRAIN_DIR first, about 7 minutes), and a fit from it on those games. Each round is
-#      kept only when it beats the last one in a match (docs/strength.md, Version against
-#      version).
+#      that fit (24,000 games, the round's seed; the second round's games end once the tables
+#      hold the position), every quiet position valued by a search with it (4,000 nodes in the
+#      first round, 10,000 in the second), or exactly where the 2–5-piece win/draw/loss tables
+#      hold it (built into TRAIN_DIR first, about 7 minutes), and a fit from it on those games.
+#      Each round is kept only when it beats the last one in a match (docs/engine.md, What
+#      ships).
 # Every step is deterministic (seeded openings, node-limited searches, seeded sample order), so
 # the same commit gives the same weights on any machine and any number of cores.
 # The games are made by the engine of a fixed commit for each variant (built from this
@@ -34,7 +35,8 @@
 # step: rerun the pipeline, measure the new file against the old, ship both.
 #
 # Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes for
-#        English, 30 for Frisian, 80 for International and 20 more for each relabelled round)
+#        English, 30 for Frisian, 80 for International, then 20 more for the first relabelled
+#        round and 80 for the second)
 #        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
 #        (International's third and fourth steps, default 12000 and 24000), LABEL_GAMES=n (the
 #        labelled step's games, default 12000 for International and 6000 for Frisian),
@@ -63,10 +65,12 @@ declare -A label_pin=(
 # The labelled step's games and the scale its search's values are read on (the game's expected
 # score is σ(value / scale)).
 declare -A label_games=([international]=12000 [frisian]=6000)
-# The relabelled rounds' seeds (one round each) and the commit whose engine plays, values and
-# fits them (the tables it reads are built by this tree's generator: they hold exact values).
-declare -A relabel_seeds=([international]="7")
-relabel_pin=498dd779ec945d7ace10d88f203caa786d4f2a5b
+# The relabelled rounds, in order, each "seed:commit:label-nodes:ends": its seed, the commit
+# whose engine plays, values and fits it (the tables it reads are built by this tree's
+# generator: they hold exact values), the nodes of the search that values each position, and
+# whether its self-play games end once the tables hold the position (`tables`) or play on (`play`).
+declare -A relabel_rounds=([international]="7:498dd779ec945d7ace10d88f203caa786d4f2a5b:4000:play
+11:8b271f6c86eeb56d44913265514695fe4e2920b2:10000:tables")
 declare -A label_scale=([international]=150 [frisian]=60)
 # Prints the path of the engine built from commit $1 (built once into $work).
 engine_at() {
@@ -135,19 +139,22 @@ for v in "${variants[@]}"; do
       --label-nodes 1000 --label-weight 0.5 --label-with "$fit" \
       --label-scale "${label_scale[$v]}" --out "$out" "$work/$v-labelled.pdn"
   fi
-  if [ -n "${relabel_seeds[$v]:-}" ]; then
-    relabel=$(engine_at "${LABEL_REV:-$relabel_pin}")
+  if [ -n "${relabel_rounds[$v]:-}" ]; then
     tables="$work/tb-$v"
     "$bin" tb generate --variant "$v" --pieces 5 --metric wdl --dir "$tables"
-    for seed in ${relabel_seeds[$v]}; do
+    for round in ${relabel_rounds[$v]}; do
+      IFS=: read -r seed pin nodes ends <<<"$round"
+      relabel=$(engine_at "${LABEL_REV:-$pin}")
       prev="$work/$v-before-$seed.eval"
       cp "$out" "$prev"
+      ending=()
+      [ "$ends" = tables ] && ending=(--tablebases "$tables")
       if [ -z "${FIT_ONLY:-}" ]; then
         "$relabel" engine selfplay --variant "$v" --weights "$prev" --games 24000 \
-          --seed "$seed" --nodes 4000 --out "$work/$v-relabelled-$seed.pdn"
+          --seed "$seed" --nodes 4000 "${ending[@]}" --out "$work/$v-relabelled-$seed.pdn"
       fi
       "$relabel" engine train --variant "$v" --from "$prev" --seed 1 --phases "$phases" \
-        --label-nodes 4000 --label-weight 0.5 --label-with "$prev" \
+        --label-nodes "$nodes" --label-weight 0.5 --label-with "$prev" \
         --label-scale "${label_scale[$v]}" --tablebases "$tables" --out "$out" \
         "$work/$v-relabelled-$seed.pdn"
     done

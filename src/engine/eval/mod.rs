@@ -141,9 +141,10 @@ mod tests {
         assert!(eval(v, "W:W31,32:B19") > eval(v, "W:W31:B19,20"));
         assert!(eval(v, "W:WK31:B19") > eval(v, "W:W31:B19"));
         // A king is worth more than two men, in the opening and in the ending: a side's first
-        // king always, and every king while the other side has men (the fit splits a king's
-        // value into its own weight, the first king's and one for each opposing man, and in
-        // endings of kings against kings alone the tables' values make it less).
+        // king always, and every king while the other side has two men or more (the fit splits
+        // a king's value into its own weight, the first king's and one for each opposing man;
+        // in endings of kings against kings alone, or against a lone man, where the tables
+        // decide, their values make it less).
         let (_, globals, _) = builtin(v).units();
         let g = |t: features::Global| globals[t as usize];
         let (king, man) = (g(features::Global::King), g(features::Global::Man));
@@ -157,7 +158,7 @@ mod tests {
                 "{king:?} {first:?} {man:?}"
             );
             assert!(
-                king[p] + against[p] > 2.0 * man[p],
+                king[p] + 2.0 * against[p] > 2.0 * man[p],
                 "{king:?} {against:?} {man:?}"
             );
         }
