@@ -143,8 +143,9 @@ mod tests {
         // A king is worth more than two men, in the opening and in the ending: a side's first
         // king always, and every king while the other side has two men or more (the fit splits
         // a king's value into its own weight, the first king's and one for each opposing man;
-        // in endings of kings against kings alone, or against a lone man, where the tables
-        // decide, their values make it less).
+        // in endings of kings against kings alone the tables' values make it less, and a
+        // further king against a lone man, an ending mostly decided already, the fit values at
+        // less than two men).
         let (_, globals, _) = builtin(v).units();
         let g = |t: features::Global| globals[t as usize];
         let (king, man) = (g(features::Global::King), g(features::Global::Man));
