@@ -1,0 +1,199 @@
+//! `draughts dxp` against the reference programs over real DXP, as `scripts/strength.sh` plays
+//! them: Moby Dam and Scan 2.0, each served by the peers' script (`../shared/peers/
+//! mobydam-serve.sh`, `scan-serve.sh`) on a loopback port, with its opening book. Each test plays
+//! whole games from the first 2-move ballot and checks that both are played out and recorded;
+//! Scan also under a game clock that each program manages itself. Without `../shared/peers` the
+//! tests say so and pass.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+mod common;
+use common::{draughts, stderr, stdout};
+use draughts::rules::Variant;
+use draughts::rules::pdn::{GameResult, read_games};
+
+/// The peers' folder, or `None` (with a message) when it is absent.
+fn peers(peer: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers");
+    if dir.join("build.sh").exists() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: {} is absent, so {peer} cannot be served; the DXP games against it are not played",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// A peer served on a loopback port until dropped.
+struct Served {
+    script: Child,
+    port: u16,
+    _work: tempfile::TempDir,
+}
+
+impl Served {
+    /// Runs `script` (from the peers' folder) on a free port, thinking `ms` milliseconds a move
+    /// (0: managing the game clock), and waits until it listens.
+    fn start(peers: &Path, script: &str, ms: u32) -> Served {
+        let work = tempfile::tempdir().expect("temp dir");
+        // A port the system has just handed out and taken back: free unless another process
+        // takes it in the next moment.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free loopback port")
+            .port();
+        let mut child = Command::new("bash")
+            .arg(peers.join(script))
+            .args([port.to_string(), ms.to_string()])
+            .arg(work.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("bash runs the serve script");
+        let mut out = BufReader::new(child.stdout.take().expect("piped stdout"));
+        let mut line = String::new();
+        // The script builds the peers first when they are not built yet, then says it listens.
+        while !line.contains("listening") {
+            line.clear();
+            let read = out.read_line(&mut line).expect("the script's output");
+            if read == 0 {
+                let status = child.wait().expect("the script ends");
+                let mut err = String::new();
+                if let Some(mut e) = child.stderr.take() {
+                    let _ = std::io::Read::read_to_string(&mut e, &mut err);
+                }
+                panic!("{script} ended ({status}) before listening: {err}");
+            }
+        }
+        Served {
+            script: child,
+            port,
+            _work: work,
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        // SIGTERM, not kill(): the script's trap stops the engine it started.
+        let _ = Command::new("kill")
+            .arg(self.script.id().to_string())
+            .status();
+        let _ = self.script.wait();
+    }
+}
+
+/// The first ballot of the file the strength script plays, as an openings file of one line.
+fn first_ballot(peers: &Path, dir: &Path) -> PathBuf {
+    let file = peers.join("mobydam/test/2-move ballots matchfile.fen");
+    let text = std::fs::read_to_string(&file).expect("the ballots file");
+    let path = dir.join("ballot.fen");
+    std::fs::write(
+        &path,
+        format!("{}\n", text.lines().next().expect("a ballot")),
+    )
+    .unwrap();
+    path
+}
+
+/// Plays `games` games against the served peer with `timing` and checks they were played out:
+/// every game ended by the rules (no legal move, a draw rule), none by a flag or unfinished,
+/// each of some length, both recorded and replayable; returns the games' terminations.
+fn play(served: &Served, peers: &Path, games: usize, timing: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pdn = dir.path().join("games.pdn");
+    let ballot = first_ballot(peers, dir.path());
+    let mut args = vec![
+        "dxp".to_string(),
+        "--connect".to_string(),
+        format!("127.0.0.1:{}", served.port),
+        "--games".to_string(),
+        games.to_string(),
+        "--openings".to_string(),
+        ballot.to_string_lossy().into_owned(),
+        "--tablebases".to_string(),
+        "/nonexistent".to_string(),
+        "--pdn".to_string(),
+        pdn.to_string_lossy().into_owned(),
+    ];
+    args.extend(timing.iter().map(|s| s.to_string()));
+    let out = draughts(&args);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}\n{text}", stderr(&out));
+    let finished: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("game ") && !l.contains(" against "))
+        .collect();
+    assert_eq!(finished.len(), games, "{text}");
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.contains(&format!("/{games} "))),
+        "the last line scores the match: {text}"
+    );
+    let check = draughts(&["pdn", "check", pdn.to_str().unwrap()]);
+    assert!(
+        stdout(&check).contains(&format!("games={games} ok={games}")),
+        "{}",
+        stdout(&check)
+    );
+    let saved = std::fs::read_to_string(&pdn).unwrap();
+    let mut endings = Vec::new();
+    for game in read_games(&saved, Variant::International) {
+        let game = game.unwrap_or_else(|e| panic!("{e}\n{saved}"));
+        assert!(
+            game.line.moves.len() >= 20,
+            "a game of {} plies: {saved}",
+            game.line.moves.len()
+        );
+        assert!(
+            matches!(game.result, GameResult::Win(_) | GameResult::Draw),
+            "{saved}"
+        );
+        let why = game
+            .tags
+            .iter()
+            .find(|(k, _)| k == "Termination")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        assert!(
+            why.contains("no legal move") || why.contains("draw"),
+            "ended by the rules, not {why:?}: {saved}"
+        );
+        endings.push(why);
+    }
+    assert_eq!(endings.len(), games);
+    endings
+}
+
+#[test]
+fn moby_dam_plays_a_ballot_in_both_colours() {
+    let Some(peers) = peers("Moby Dam") else {
+        return;
+    };
+    let served = Served::start(&peers, "mobydam-serve.sh", 50);
+    play(&served, &peers, 2, &["--move-time", "0.05", "--time", "10"]);
+}
+
+#[test]
+fn scan_plays_a_ballot_in_both_colours() {
+    let Some(peers) = peers("Scan 2.0") else {
+        return;
+    };
+    let served = Served::start(&peers, "scan-serve.sh", 50);
+    play(&served, &peers, 2, &["--move-time", "0.05", "--time", "10"]);
+}
+
+#[test]
+fn scan_and_ours_each_manage_a_game_clock() {
+    let Some(peers) = peers("Scan 2.0") else {
+        return;
+    };
+    // 0 ms a move: Scan divides the game time the request hands it, as in `strength.sh --clock`.
+    let served = Served::start(&peers, "scan-serve.sh", 0);
+    play(&served, &peers, 1, &["--time", "1"]);
+}
