@@ -8,43 +8,20 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
 
 mod common;
+#[path = "support/peers.rs"]
+mod peers;
 use common::{draughts, stderr, stdout};
 use draughts::rules::Variant;
 use draughts::rules::pdn::{GameResult, read_games};
 
 /// The peers' folder, its programs built, or `None` (with a message) when it is absent.
 fn peers(peer: &str) -> Option<PathBuf> {
-    // Built once for all the tests here, before any serve script runs: the tests run at once,
-    // and two builds into the same folder at the same time would spoil each other.
-    static BUILT: OnceLock<bool> = OnceLock::new();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers");
-    let present = *BUILT.get_or_init(|| {
-        if !dir.join("build.sh").exists() {
-            return false;
-        }
-        let o = Command::new("bash")
-            .arg(dir.join("build.sh"))
-            .output()
-            .expect("bash runs the peers' build script");
-        assert!(
-            o.status.success(),
-            "build.sh failed: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        true
-    });
-    if present {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} is absent, so {peer} cannot be served; the DXP games against it are not played",
-            dir.display()
-        );
-        None
-    }
+    peers::built(&format!(
+        "{peer} cannot be served; the DXP games against it are not played"
+    ))
+    .map(|(dir, _)| dir)
 }
 
 /// A peer served on a loopback port until dropped.

@@ -1,36 +1,17 @@
 //! The reference pairing engine, bbpPairings, built once per test binary from `../shared/peers`.
 
+#[path = "peers.rs"]
+mod peers;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 /// The bbpPairings executable, built by the peers' script (once for all the tests here);
 /// `None` (with a message) without `../shared/peers`.
 pub fn bbp() -> Option<PathBuf> {
-    static BUILT: OnceLock<Option<PathBuf>> = OnceLock::new();
-    BUILT.get_or_init(build).clone()
-}
-
-fn build() -> Option<PathBuf> {
-    let peers = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/peers");
-    if !peers.join("build.sh").exists() {
-        eprintln!(
-            "SKIPPED: {} is absent, so bbpPairings cannot be built; the reference comparisons are not made",
-            peers.display()
-        );
-        return None;
-    }
-    let o = Command::new("bash")
-        .arg(peers.join("build.sh"))
-        .output()
-        .expect("bash runs the peers' build script");
-    assert!(
-        o.status.success(),
-        "build.sh failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let text = String::from_utf8_lossy(&o.stdout);
-    let path = text
+    let (_, printed) =
+        peers::built("bbpPairings cannot be built; the reference comparisons are not made")?;
+    let path = printed
         .lines()
         .find_map(|l| l.strip_prefix("bbpPairings"))
         .map(|p| PathBuf::from(p.trim()))
