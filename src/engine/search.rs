@@ -72,6 +72,8 @@ pub struct Searcher {
     helpers: Vec<Searcher>,
     /// A helper's nodes so far, published every 1,024 nodes for the main thread's reports.
     counter: Arc<AtomicU64>,
+    /// A helper's last completed iteration, for the main thread ([`deepening::Completed`]).
+    completed: Arc<AtomicU64>,
     /// The best move's index at the root after the last completed iteration.
     root_best: usize,
     /// The best root move so far in the running iteration and its score: after the first
@@ -110,6 +112,7 @@ impl Searcher {
             evals: Evals::new(),
             helpers: Vec::new(),
             counter: Arc::new(AtomicU64::new(0)),
+            completed: Arc::new(AtomicU64::new(0)),
             root_best: 0,
             root_partial: None,
             results_root: None,

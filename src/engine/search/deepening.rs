@@ -117,6 +117,7 @@ impl Searcher {
                 h.reset_stop();
                 // Zeroed here, not in the helper's thread, so no report counts the last search.
                 h.counter.store(0, Ordering::Relaxed);
+                h.completed.store(0, Ordering::Relaxed);
                 h.results_root.clone_from(&self.results_root);
                 scope.spawn(move || h.help(root, history, i));
             }
@@ -125,6 +126,22 @@ impl Searcher {
             outcome
         });
         outcome.nodes = self.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+        // A helper that completed a deeper iteration than the main thread, within the depth
+        // asked for, knows the better move.
+        let deepest = helpers
+            .iter()
+            .filter_map(|h| Completed::unpack(h.completed.load(Ordering::Relaxed)))
+            .max_by_key(|c| c.depth);
+        if let Some(c) = deepest
+            && c.depth > outcome.depth
+            && limits.depth.is_none_or(|d| c.depth <= d)
+            && let Some(&best) = moves.as_slice().get(c.best)
+        {
+            outcome.best = Some(best);
+            outcome.score = c.score;
+            outcome.depth = c.depth;
+            outcome.pv = self.pv(root, best);
+        }
         self.helpers = helpers;
         outcome
     }
@@ -152,43 +169,14 @@ impl Searcher {
             // The game's history comes without its moves: every position of it may repeat.
             let reversible = self.path.len() - 1;
             self.root_partial = None;
-            // An aspiration window around the last score, widened on each side it fails on:
-            // most iterations land near it, and a narrow window cuts more.
-            let mut delta = ASPIRATION;
-            let (mut low, mut high) = if depth >= 5 && !is_decisive(outcome.score) {
-                (outcome.score - delta, outcome.score + delta)
-            } else {
-                (-INF, INF)
-            };
-            let score = loop {
-                let score = with_rules!(root.variant(), R => self.negamax::<R, true>(
-                    &mut frames,
-                    root,
-                    root_key,
-                    depth as i32,
-                    low,
-                    high,
-                    0,
-                    reversible,
-                ));
-                if self.aborted || (low < score && score < high) {
-                    break score;
-                }
-                delta *= 2;
-                if score <= low {
-                    low = if delta > 8 * ASPIRATION {
-                        -INF
-                    } else {
-                        score - delta
-                    };
-                } else {
-                    high = if delta > 8 * ASPIRATION {
-                        INF
-                    } else {
-                        score + delta
-                    };
-                }
-            };
+            let score = self.aspire(
+                &mut frames,
+                root,
+                root_key,
+                depth as i32,
+                outcome.score,
+                reversible,
+            );
             if self.aborted {
                 // The first move searched is the last iteration's best; a move that beat it
                 // before the clock ran out is the better choice.
@@ -243,8 +231,51 @@ impl Searcher {
         outcome
     }
 
-    /// A helper thread's search: iterative deepening of the same root, each helper of an even
-    /// index a ply ahead of the main thread, until its stop flag is set.
+    /// The root searched `depth` plies deep within an aspiration window around `last`, the
+    /// score of the iteration before, widened on each side it fails on: most iterations land
+    /// near it, and a narrow window cuts more.
+    fn aspire(
+        &mut self,
+        frames: &mut [super::Frame],
+        root: &Position,
+        root_key: u64,
+        depth: i32,
+        last: i32,
+        reversible: usize,
+    ) -> i32 {
+        let mut delta = ASPIRATION;
+        let (mut low, mut high) = if depth >= 5 && !is_decisive(last) {
+            (last - delta, last + delta)
+        } else {
+            (-INF, INF)
+        };
+        loop {
+            let score = with_rules!(root.variant(), R => self.negamax::<R, true>(
+                frames, root, root_key, depth, low, high, 0, reversible,
+            ));
+            if self.aborted || (low < score && score < high) {
+                return score;
+            }
+            delta *= 2;
+            if score <= low {
+                low = if delta > 8 * ASPIRATION {
+                    -INF
+                } else {
+                    score - delta
+                };
+            } else {
+                high = if delta > 8 * ASPIRATION {
+                    INF
+                } else {
+                    score + delta
+                };
+            }
+        }
+    }
+
+    /// A helper thread's search: iterative deepening of the same root with aspiration windows,
+    /// each helper of an even index a ply ahead of the main thread, until its stop flag is set;
+    /// each completed iteration is published for the main thread.
     fn help(&mut self, root: &Position, history: &[u64], index: usize) {
         self.aborted = false;
         self.nodes = 0;
@@ -255,21 +286,70 @@ impl Searcher {
         let mut frames = std::mem::take(&mut self.frames);
         let reversible = self.path.len() - 1;
         let first = 1 + i32::from(index.is_multiple_of(2));
+        let mut last = 0;
         for depth in first..MAX_PLY as i32 - 2 {
-            with_rules!(root.variant(), R => self.negamax::<R, true>(
-                &mut frames,
-                root,
-                root.zobrist(),
-                depth,
-                -INF,
-                INF,
-                0,
-                reversible,
-            ));
+            let score = self.aspire(&mut frames, root, root.zobrist(), depth, last, reversible);
             if self.aborted {
                 break;
             }
+            last = score;
+            let done = Completed {
+                depth: depth as u32,
+                best: self.root_best,
+                score,
+            };
+            self.completed.store(done.pack(), Ordering::Relaxed);
         }
         self.frames = frames;
+    }
+}
+
+/// A helper's completed iteration: its depth, the index of its best root move among the root's
+/// moves (the main thread's list) and its score, packed in one word so that the main thread
+/// reads all three at once (0: none yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Completed {
+    depth: u32,
+    best: usize,
+    score: i32,
+}
+
+impl Completed {
+    fn pack(self) -> u64 {
+        (u64::from(self.depth) << 32)
+            | ((self.best as u64 & 0xffff) << 16)
+            | u64::from(self.score as i16 as u16)
+    }
+
+    fn unpack(word: u64) -> Option<Completed> {
+        let depth = (word >> 32) as u32;
+        (depth > 0).then_some(Completed {
+            depth,
+            best: ((word >> 16) & 0xffff) as usize,
+            score: i32::from(word as u16 as i16),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn a_completed_iteration_reads_back_as_written(
+            depth in 1u32..126,
+            best in 0usize..256,
+            score in -MATE..=MATE,
+        ) {
+            let c = Completed { depth, best, score };
+            prop_assert_eq!(Completed::unpack(c.pack()), Some(c));
+        }
+    }
+
+    #[test]
+    fn no_iteration_reads_as_none() {
+        assert_eq!(Completed::unpack(0), None);
     }
 }

@@ -116,6 +116,8 @@ fn helper_threads_answer_legally_and_stop_with_the_search() {
                 Some(mv) => assert!(legal.iter().any(|m| *m == mv), "{pos:?}"),
                 None => assert!(legal.is_empty()),
             }
+            // A helper's deeper iteration may answer, but never one deeper than asked for.
+            assert!(o.depth <= 7, "{pos:?} {o:?}");
             // Nodes reported grow and the total counts every thread's.
             assert!(reported.windows(2).all(|w| w[0] <= w[1]), "{reported:?}");
             assert!(
