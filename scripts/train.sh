@@ -17,9 +17,9 @@
 #   Frisian takes the labelled step (9) too, on top of its second fit, with 6,000 games and its
 #   search's values read on a scale near the one its fits find (60; they find 57).
 #  10. International then takes relabelled rounds, each on top of the last fit: self-play with
-#      that fit (24,000 games, the round's seed; the second round's games end once the tables
+#      that fit (24,000 games, the round's seed; the later rounds' games end once the tables
 #      hold the position), every quiet position valued by a search with it (4,000 nodes in the
-#      first round, 10,000 in the second), or exactly where the 2–5-piece win/draw/loss tables
+#      first round, 10,000 in the second and third), or exactly where the 2–5-piece win/draw/loss tables
 #      hold it (built into TRAIN_DIR first, about 7 minutes), and a fit from it on those games.
 #      Each round is kept only when it beats the last one in a match (docs/engine.md, What
 #      ships).
@@ -36,7 +36,7 @@
 #
 # Usage: scripts/train.sh [variant ...]   (default: all three; on 2 cores about 20 minutes for
 #        English, 30 for Frisian, 80 for International, then 20 more for the first relabelled
-#        round and 80 for the second)
+#        round, 80 for the second and 40 for the third)
 #        GAMES=n (games per self-play step, default 6000), MORE_GAMES=n and LAST_GAMES=n
 #        (International's third and fourth steps, default 12000 and 24000), LABEL_GAMES=n (the
 #        labelled step's games, default 12000 for International and 6000 for Frisian),
@@ -70,7 +70,8 @@ declare -A label_games=([international]=12000 [frisian]=6000)
 # generator: they hold exact values), the nodes of the search that values each position, and
 # whether its self-play games end once the tables hold the position (`tables`) or play on (`play`).
 declare -A relabel_rounds=([international]="7:498dd779ec945d7ace10d88f203caa786d4f2a5b:4000:play
-11:8b271f6c86eeb56d44913265514695fe4e2920b2:10000:tables")
+11:8b271f6c86eeb56d44913265514695fe4e2920b2:10000:tables
+13:cb6cb0768ba8f4ae51fa674f69e221f3fdf5c3fd:10000:tables")
 declare -A label_scale=([international]=150 [frisian]=60)
 # Prints the path of the engine built from commit $1 (built once into $work).
 engine_at() {

