@@ -69,7 +69,8 @@ tail -n "+$from" "$peers/mobydam/test/2-move ballots matchfile.fen" >"$work/ball
 if [[ -n $minutes ]]; then
   bash "$peers/$serve" "$port" 0 "$work" >"$work/serve.log" 2>&1 &
   timing=(--time "$minutes")
-  how="a game clock of $minutes minutes a side"
+  unit=minutes; [[ $minutes == 1 ]] && unit=minute
+  how="a game clock of $minutes $unit a side"
 else
   bash "$peers/$serve" "$port" "$ms" "$work" >"$work/serve.log" 2>&1 &
   timing=(--move-time "$seconds" --time 10)
