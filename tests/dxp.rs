@@ -1,13 +1,16 @@
 //! Two `draughts dxp` processes play each other over loopback TCP.
 
 use std::io::{BufRead, BufReader, Read};
+use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 mod common;
 use common::{draughts, stderr, stdout};
+use draughts::dxp::{Acceptance, Channel, EndReason, Message, find_move, move_message};
 use draughts::rules::notation::to_fen;
 use draughts::rules::pdn::{GameResult, read_games};
-use draughts::rules::{Move, Variant};
+use draughts::rules::{Color, Move, Position, Variant};
 
 #[test]
 fn two_processes_play_a_match_over_loopback() {
@@ -131,4 +134,100 @@ fn dxp_refuses_what_it_cannot_do() {
     ]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("connection"), "{}", stderr(&o));
+}
+
+/// The follower's next message, parsed.
+fn next_message(channel: &mut Channel<TcpStream>) -> Message {
+    loop {
+        if let Some(text) = channel.receive().expect("the initiator is connected") {
+            return Message::parse(&text, Variant::International)
+                .unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        }
+    }
+}
+
+/// A follower whose first move comes in just after its minute has run out: the initiator ends
+/// that game on the flag, tells the follower so (it waits for a reply to its move and would not
+/// end the game itself) and asks for the next game.
+#[test]
+fn a_move_just_after_the_flag_ends_the_game_and_the_session_goes_on() {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("bound").to_string();
+    let follower = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().expect("the initiator connects");
+        let mut channel = Channel::new(stream);
+        let mut ends = Vec::new();
+        for (game, colour) in [(1, Color::Black), (2, Color::White)] {
+            let Message::GameRequest { follower, .. } = next_message(&mut channel) else {
+                panic!("game {game} starts with a request");
+            };
+            assert_eq!(
+                follower, colour,
+                "the colours alternate from White for the initiator"
+            );
+            channel
+                .send(&Message::GameAccept {
+                    name: "Late".into(),
+                    code: Acceptance::Accepted,
+                })
+                .expect("sent");
+            if colour == Color::White {
+                // The second game: resigned at once, which the initiator acknowledges.
+                channel
+                    .send(&Message::GameEnd {
+                        reason: EndReason::Resign,
+                        stop: false,
+                    })
+                    .expect("sent");
+                ends.push(next_message(&mut channel));
+                continue;
+            }
+            let pos = Position::start(Variant::International);
+            let Message::Move {
+                from, to, captured, ..
+            } = next_message(&mut channel)
+            else {
+                panic!("White moves first");
+            };
+            let pos = pos.play(&find_move(&pos, from, to, &captured).expect("a legal move"));
+            // Past the minute by a little, so that the move is on its way when the flag falls.
+            std::thread::sleep(Duration::from_millis(60_030));
+            let mv = *pos.legal_moves().iter().next().expect("Black can move");
+            channel.send(&move_message(&mv, 60)).expect("sent");
+            ends.push(next_message(&mut channel));
+            channel
+                .send(&Message::GameEnd {
+                    reason: EndReason::Unknown,
+                    stop: false,
+                })
+                .expect("sent");
+        }
+        ends
+    });
+    let initiator = draughts(&[
+        "dxp",
+        "--connect",
+        &addr,
+        "--games",
+        "2",
+        "--time",
+        "1",
+        "--tablebases",
+        "/nonexistent",
+    ]);
+    let report = stdout(&initiator);
+    assert!(initiator.status.success(), "{report}{}", stderr(&initiator));
+    let ends = follower.join().expect("the follower played both games");
+    assert!(
+        ends.iter().all(|m| matches!(m, Message::GameEnd { .. })),
+        "{ends:?}"
+    );
+    assert!(
+        report.contains("game 1: 2-0 (White wins (time forfeit): Black ran out of time)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("game 2: 0-2"),
+        "the second game, resigned by White: {report}"
+    );
 }

@@ -226,6 +226,8 @@ impl<'a> Table<'a> {
         let mut moved_at = Instant::now();
         // After an illegal move the turn is ours although the board still shows theirs.
         let mut illegal = false;
+        // The other program moved after the game was over on our board.
+        let mut answered = false;
         while live.outcome().is_none() {
             let side = live.position().side_to_move();
             if side == color {
@@ -286,6 +288,11 @@ impl<'a> Table<'a> {
                         let text = crate::rules::notation::move_text(live.position(), &mv);
                         if live.play(&mv, epoch.elapsed()).is_ok() {
                             (self.report)(&format!("{side} {text}"));
+                        } else {
+                            // The move came after the game ended on our board (its flag fell
+                            // while it was on the way): the other program now waits for our
+                            // move, so the end is ours to send.
+                            answered = true;
                         }
                     }
                     Err(why) => {
@@ -354,7 +361,7 @@ impl<'a> Table<'a> {
         }
         // No thinking beyond the game.
         self.searcher();
-        self.finish(live, color, last, illegal)
+        self.finish(live, color, last, illegal || answered)
     }
 
     /// Plays the next game of the session against `peer` and keeps it; `Ok(true)` when the other
