@@ -224,10 +224,9 @@ impl<'a> Table<'a> {
         let epoch = Instant::now();
         live.start_clock(epoch.elapsed());
         let mut moved_at = Instant::now();
-        // After an illegal move the turn is ours although the board still shows theirs.
-        let mut illegal = false;
-        // The other program moved after the game was over on our board.
-        let mut answered = false;
+        // The other program's last move was refused (illegal, or in after the game was over on
+        // our board): it waits for our reply although the board still shows its turn.
+        let mut refused = false;
         while live.outcome().is_none() {
             let side = live.position().side_to_move();
             if side == color {
@@ -292,7 +291,7 @@ impl<'a> Table<'a> {
                             // The move came after the game ended on our board (its flag fell
                             // while it was on the way): the other program now waits for our
                             // move, so the end is ours to send.
-                            answered = true;
+                            refused = true;
                         }
                     }
                     Err(why) => {
@@ -305,7 +304,7 @@ impl<'a> Table<'a> {
                             epoch.elapsed(),
                         );
                         (self.report)(&format!("illegal move from the other program: {why}"));
-                        illegal = true;
+                        refused = true;
                     }
                 },
                 Message::GameEnd { reason, stop } => {
@@ -361,7 +360,7 @@ impl<'a> Table<'a> {
         }
         // No thinking beyond the game.
         self.searcher();
-        self.finish(live, color, last, illegal || answered)
+        self.finish(live, color, last, refused)
     }
 
     /// Plays the next game of the session against `peer` and keeps it; `Ok(true)` when the other
