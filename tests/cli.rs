@@ -212,6 +212,11 @@ fn engine_analyse_and_bench() {
     assert!(stdout(&o).contains("win-end-in-"), "{}", stdout(&o));
     let o = draughts(&["engine", "analyse", "--fen", "W:W99:B1"]);
     assert_eq!(o.status.code(), Some(2));
+    for time in ["1e300", "inf"] {
+        let o = draughts(&["engine", "analyse", "--time", time]);
+        assert_eq!(o.status.code(), Some(2), "--time {time}: {}", stderr(&o));
+        assert!(stderr(&o).contains("expected seconds"), "{}", stderr(&o));
+    }
     let o = draughts(&["engine", "bench", "--depth", "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("total nodes="), "{}", stdout(&o));

@@ -10,6 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// The longest `--time` a search may be given, a day: longer is a typing slip, not a request.
+const MAX_SECONDS: f64 = 86_400.0;
+
 /// The `engine` commands.
 #[derive(Subcommand)]
 pub(crate) enum EngineCommand {
@@ -77,7 +80,10 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             let mut searcher = Searcher::new(usize::from(hash), tb);
             searcher.set_threads(threads);
             let time = match (time, depth) {
-                (Some(t), _) => Some(std::time::Duration::from_secs_f64(t.max(0.0))),
+                (Some(t), _) if t.is_finite() && (0.0..=MAX_SECONDS).contains(&t) => {
+                    Some(std::time::Duration::from_secs_f64(t))
+                }
+                (Some(t), _) => anyhow::bail!("--time {t}: expected seconds, 0 to {MAX_SECONDS}"),
                 (None, None) => Some(std::time::Duration::from_secs(10)),
                 (None, Some(_)) => None,
             };

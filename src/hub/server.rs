@@ -81,14 +81,19 @@ struct Level {
     infinite: bool,
 }
 
+/// The most seconds a `level` line's times are read as, the bound a clock holds (about 115 days):
+/// a GUI's larger number means "no hurry", and a deadline past the machine's clock cannot be set.
+const MAX_SECONDS: f64 = 1.0e7;
+
 impl Level {
     fn parse(line: &Line) -> Result<Level, HubError> {
+        let seconds = |name| Ok::<_, HubError>(line.number(name)?.map(|t| t.min(MAX_SECONDS)));
         Ok(Level {
             depth: line.number("depth")?.map(|d| d as u32),
             nodes: line.number("nodes")?.map(|n| n as u64),
-            move_time: line.number("move-time")?,
-            time: line.number("time")?,
-            inc: line.number("inc")?.unwrap_or(0.0),
+            move_time: seconds("move-time")?,
+            time: seconds("time")?,
+            inc: seconds("inc")?.unwrap_or(0.0),
             moves: line.number("moves")?.map(|m| m as u32),
             infinite: line.words.iter().any(|w| w == "infinite")
                 || line.args.contains_key("infinite"),
@@ -544,6 +549,20 @@ mod tests {
         assert_eq!(errors.len(), 1, "{out}");
         assert!(errors[0].contains("a line of 1048584 bytes"), "{out}");
         assert!(out.lines().any(|l| l == "pong"), "{out}");
+    }
+
+    #[test]
+    fn times_past_the_clock_s_bound_are_read_as_the_bound() {
+        let level = |text| Level::parse(&Line::parse(text).unwrap()).unwrap().limits();
+        let bound = Duration::from_secs_f64(MAX_SECONDS);
+        let limits = level("level time=1e300 inc=1e300");
+        assert_eq!(limits.time, Some(bound / 3), "{limits:?}");
+        assert_eq!(limits.max_time, Some(bound / 3), "{limits:?}");
+        let limits = level("level move-time=1e300");
+        assert_eq!(limits.time, Some(bound), "{limits:?}");
+        // The search under such a deadline still ends at its depth.
+        let out = run("hub\ninit\npos\nlevel move-time=1e300 depth=3\ngo think\nping\nquit\n");
+        assert_plays_from_the_start(&out);
     }
 
     #[test]
