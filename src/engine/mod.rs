@@ -61,8 +61,8 @@ impl Level {
     pub fn rating(self, variant: Variant) -> u32 {
         const INTERNATIONAL: [u32; 10] =
             [1000, 1312, 1709, 2055, 2360, 2551, 2614, 2703, 2773, 3155];
-        const FRISIAN: [u32; 10] = [1000, 1266, 1616, 2029, 2371, 2629, 2851, 2951, 3078, 3278];
-        const ENGLISH: [u32; 10] = [1000, 1228, 1519, 1741, 1880, 1993, 2049, 2080, 2110, 2249];
+        const FRISIAN: [u32; 10] = [1000, 1363, 1671, 1986, 2301, 2539, 2654, 2820, 2995, 3599];
+        const ENGLISH: [u32; 10] = [1000, 1263, 1575, 1778, 1919, 2021, 2027, 2046, 2074, 2323];
         let ladder = match variant {
             Variant::International => &INTERNATIONAL,
             Variant::Frisian => &FRISIAN,
