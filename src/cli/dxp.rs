@@ -1,6 +1,7 @@
 //! `draughts dxp`: games against other programs over DXP, as follower (`--listen`) or initiator
 //! (`--connect`).
 
+use super::MAX_MOVE_SECONDS;
 use anyhow::Result;
 use draughts::Variant;
 use draughts::rules::pdn;
@@ -96,7 +97,7 @@ pub(crate) fn run(args: DxpArgs) -> Result<ExitCode> {
     }
     let level: draughts::engine::Level = level.parse().map_err(anyhow::Error::msg)?;
     let move_time = match move_time {
-        Some(t) if !(t > 0.0 && t < 86_400.0) => {
+        Some(t) if !(t > 0.0 && t < MAX_MOVE_SECONDS) => {
             anyhow::bail!("--move-time {t}: expected seconds above 0")
         }
         t => t.map(std::time::Duration::from_secs_f64),

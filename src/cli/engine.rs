@@ -1,5 +1,6 @@
 //! `draughts engine`: analyse a position, or measure the search.
 
+use super::MAX_MOVE_SECONDS;
 use anyhow::Result;
 use clap::Subcommand;
 use draughts::engine::DEFAULT_TABLE_MB;
@@ -9,9 +10,6 @@ use draughts::{Position, Variant};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// The longest `--time` a search may be given, a day: longer is a typing slip, not a request.
-const MAX_SECONDS: f64 = 86_400.0;
 
 /// The `engine` commands.
 #[derive(Subcommand)]
@@ -80,10 +78,12 @@ pub(crate) fn run(command: EngineCommand) -> Result<ExitCode> {
             let mut searcher = Searcher::new(usize::from(hash), tb);
             searcher.set_threads(threads);
             let time = match (time, depth) {
-                (Some(t), _) if t.is_finite() && (0.0..=MAX_SECONDS).contains(&t) => {
+                (Some(t), _) if t.is_finite() && (0.0..=MAX_MOVE_SECONDS).contains(&t) => {
                     Some(std::time::Duration::from_secs_f64(t))
                 }
-                (Some(t), _) => anyhow::bail!("--time {t}: expected seconds, 0 to {MAX_SECONDS}"),
+                (Some(t), _) => {
+                    anyhow::bail!("--time {t}: expected seconds, 0 to {MAX_MOVE_SECONDS}")
+                }
                 (None, None) => Some(std::time::Duration::from_secs(10)),
                 (None, Some(_)) => None,
             };

@@ -1,5 +1,6 @@
 //! `draughts match`: engine against engine from openings, both colours, in parallel.
 
+use super::MAX_MOVE_SECONDS;
 use anyhow::Result;
 use draughts::Variant;
 use draughts::bounded;
@@ -12,8 +13,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-/// The longest fixed time a move `--move-time` takes: a day, far beyond any match.
-const MAX_MOVE_TIME: f64 = 86_400.0;
 /// The most nodes a move `--nodes` searches: days of search at any engine's rate.
 const MAX_NODES: u64 = 1_000_000_000_000;
 
@@ -120,11 +119,11 @@ pub(crate) fn run(args: MatchArgs) -> Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("--engine-b: {e}"))?;
     let pace = match (nodes, move_time) {
         (Some(n), _) => Pace::Nodes(n),
-        (None, Some(t)) if t.is_finite() && t > 0.0 && t <= MAX_MOVE_TIME => {
+        (None, Some(t)) if t.is_finite() && t > 0.0 && t <= MAX_MOVE_SECONDS => {
             Pace::MoveTime(std::time::Duration::from_secs_f64(t))
         }
         (None, Some(t)) => {
-            anyhow::bail!("--move-time {t}: expected seconds above 0, at most {MAX_MOVE_TIME}")
+            anyhow::bail!("--move-time {t}: expected seconds above 0, at most {MAX_MOVE_SECONDS}")
         }
         (None, None) => {
             Pace::Clock(TimeControl::parse(&tc).map_err(|e| anyhow::anyhow!("--tc: {e}"))?)

@@ -12,6 +12,10 @@ macro_rules! out {
     ($($arg:tt)*) => { $crate::cli::output::write(format_args!($($arg)*)) };
 }
 
+/// The longest fixed time a move a command takes (`--move-time`, `--time`): a day, far beyond any
+/// match or analysis; longer is a typing slip.
+pub(crate) const MAX_MOVE_SECONDS: f64 = 86_400.0;
+
 pub(crate) mod adjudicate;
 pub(crate) mod club;
 pub(crate) mod dxp;

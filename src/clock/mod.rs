@@ -104,9 +104,13 @@ fn parse_time(text: &str) -> Result<Duration, String> {
     bounded_seconds(total, t)
 }
 
-/// `secs` as a duration, when it is one a clock can hold (at most 10⁷ s, about 115 days).
+/// The most seconds a clock holds (about 115 days): a deadline past it could overflow the
+/// machine's clock.
+pub const MAX_SECONDS: f64 = 1.0e7;
+
+/// `secs` as a duration, when it is one a clock can hold (at most [`MAX_SECONDS`]).
 fn bounded_seconds(secs: f64, text: &str) -> Result<Duration, String> {
-    if !secs.is_finite() || !(0.0..=1.0e7).contains(&secs) {
+    if !secs.is_finite() || !(0.0..=MAX_SECONDS).contains(&secs) {
         return Err(format!("{text:?} is too long"));
     }
     Ok(Duration::from_secs_f64(secs))
@@ -171,7 +175,7 @@ fn parse_numeric(text: &str) -> Option<TimeControl> {
             None => (rest, 0.0),
         };
         let secs: f64 = secs.trim().parse().ok()?;
-        let sane = (0.0..1.0e7).contains(&secs) && (0.0..1.0e5).contains(&inc);
+        let sane = (0.0..MAX_SECONDS).contains(&secs) && (0.0..1.0e5).contains(&inc);
         if !sane {
             return None;
         }

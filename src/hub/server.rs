@@ -8,6 +8,7 @@ use super::{
     HubError, Line, move_text, parse_move, parse_position, quote, variant_name, variant_of,
 };
 use crate::bounded::{self, MAX_PROTOCOL_LINE};
+use crate::clock::MAX_SECONDS;
 use crate::engine::eval::Model;
 use crate::engine::search::{DEFAULT_TABLE_MB, MATE, MAX_THREADS, TB_WIN, is_decisive};
 use crate::engine::{Info, Limits, Searcher};
@@ -81,12 +82,9 @@ struct Level {
     infinite: bool,
 }
 
-/// The most seconds a `level` line's times are read as, the bound a clock holds (about 115 days):
-/// a GUI's larger number means "no hurry", and a deadline past the machine's clock cannot be set.
-const MAX_SECONDS: f64 = 1.0e7;
-
 impl Level {
     fn parse(line: &Line) -> Result<Level, HubError> {
+        // A GUI's time past what a clock holds means "no hurry": read as the bound.
         let seconds = |name| Ok::<_, HubError>(line.number(name)?.map(|t| t.min(MAX_SECONDS)));
         Ok(Level {
             depth: line.number("depth")?.map(|d| d as u32),
