@@ -453,6 +453,20 @@ impl Searcher {
                 self.child_of::<R>(pos, key, ahead, leaf, &mut kids[(n + 1) & 1]);
             }
             let (next, next_key) = (&kids[n & 1].0, kids[n & 1].1);
+            // Late-move pruning: one or two plies from the horizon, a node that only has to
+            // prove its bound skips its late quiet moves that leave the other side no capture
+            // (from the eighth move, the eleventh two plies up) once a move has a value: the
+            // ordering put them last, and a move that offers a capture (a sacrifice, where most
+            // shots start) is never skipped (docs/strength.md, "Version against version").
+            if zero
+                && depth <= 2
+                && n >= 4 + 3 * depth as usize
+                && best > -MATE + MAX_PLY as i32
+                && !mv.is_capture()
+                && !has_capture::<R>(next)
+            {
+                continue;
+            }
             let next_reversible = if is_reversible(pos, &mv) {
                 reversible + 1
             } else {

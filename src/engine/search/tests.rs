@@ -696,3 +696,27 @@ fn with_results_only_the_engine_converts_a_won_ending() {
         assert_eq!(outcome.winner, Some(winner), "{fen}: {outcome}");
     }
 }
+
+#[test]
+fn a_node_near_the_horizon_proving_a_bound_skips_its_late_quiet_moves() {
+    // The start has nine quiet moves for White and none leaves Black a capture. A node a ply
+    // from the horizon that only has to prove a bound out of reach searches the first seven
+    // (eight nodes with its own); one with an open window searches all nine (and searches
+    // again a move that lands inside it).
+    let v = Variant::International;
+    let pos = Position::start(v);
+    let run = |pv: bool| {
+        let mut s = Searcher::new(1, None);
+        let mut frames = std::mem::take(&mut s.frames);
+        s.path = vec![pos.zobrist() ^ 1, pos.zobrist()];
+        let key = pos.zobrist();
+        with_rules!(v, R => if pv {
+            s.negamax::<R, true>(&mut frames, &pos, key, 1, -500, 500, 1, 0)
+        } else {
+            s.negamax::<R, false>(&mut frames, &pos, key, 1, 499, 500, 1, 0)
+        });
+        s.nodes
+    };
+    assert_eq!(run(false), 1 + 7);
+    assert!(run(true) >= 10);
+}
