@@ -66,8 +66,8 @@ impl Level {
     pub fn rating(self, variant: Variant) -> u32 {
         const INTERNATIONAL: [u32; 10] =
             [1000, 1312, 1709, 2055, 2360, 2551, 2614, 2703, 2773, 3155];
-        const FRISIAN: [u32; 10] = [1000, 1363, 1671, 1986, 2301, 2539, 2654, 2820, 2995, 3599];
-        const ENGLISH: [u32; 10] = [1000, 1263, 1575, 1778, 1919, 2021, 2075, 2115, 2136, 2311];
+        const FRISIAN: [u32; 10] = [1000, 1326, 1676, 1991, 2257, 2503, 2612, 2745, 2853, 3356];
+        const ENGLISH: [u32; 10] = [1000, 1225, 1491, 1696, 1849, 1953, 1986, 2028, 2061, 2202];
         let ladder = match variant {
             Variant::International => &INTERNATIONAL,
             Variant::Frisian => &FRISIAN,

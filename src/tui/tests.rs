@@ -1303,8 +1303,8 @@ fn the_new_game_form_shows_a_levels_rating_on_its_variants_ladder() {
     // Level 5 on each variant's ladder (scripts/ladder.sh, 200 games a step).
     for (variant, rating) in [
         (Variant::International, 2360),
-        (Variant::Frisian, 2301),
-        (Variant::English, 1919),
+        (Variant::Frisian, 2257),
+        (Variant::English, 1849),
     ] {
         press(&mut app, KeyCode::Up, Duration::ZERO);
         while !matches!(&app.screen, Screen::NewGame(f) if f.variant == variant) {
