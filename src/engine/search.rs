@@ -160,7 +160,7 @@ impl Searcher {
     /// The value of `pos`, a position of the variant `R`.
     fn evaluate<R: RuleSet>(&self, pos: &Position) -> i32 {
         let v = self.model_of::<R>().evaluate_in::<R>(pos);
-        if drawish::<R>(pos, v) { v / 8 } else { v }
+        v / drawish::<R>(pos, v)
     }
 
     /// The flag that stops the search at once when set (from any thread).
@@ -324,7 +324,7 @@ impl Searcher {
                     // The material's value is the floor of `scaled / unit`: compared as
                     // `scaled` with the bounds times the unit, it needs no division.
                     if let Some(scaled) = self.model_of::<R>().scaled_material_in::<R>(pos)
-                        && !few_against_a_king::<R>(pos)
+                        && !may_be_drawish::<R>(pos)
                     {
                         let unit = material_unit::<R>();
                         if scaled >= (beta + LAZY_MARGIN) * unit {
@@ -610,30 +610,48 @@ mod ordering;
 mod report;
 mod score;
 
-/// Whether the side `value` favours has three pieces or fewer against a side with a king, in
-/// International draughts: with flying kings such an ending is a draw unless a shot wins it at
-/// once (FMJD 6.3 and 6.4 draw the endings against a lone king after 16 and 5 moves), so its
-/// value is a fraction of what the material says.
+/// How much of `value` the material leaves, as a divisor, in International draughts, where
+/// kings fly: a side with three pieces or fewer against a side with a king draws unless a shot
+/// wins at once (FMJD 6.3 and 6.4 draw the endings against a lone king after 16 and 5 moves):
+/// an eighth; as many kings on both sides and men within one of each other, half.
 #[inline(always)]
-fn drawish<R: RuleSet>(pos: &Position, value: i32) -> bool {
-    if R::VARIANT != Variant::International || value == 0 {
-        return false;
+fn drawish<R: RuleSet>(pos: &Position, value: i32) -> i32 {
+    if R::VARIANT != Variant::International || value == 0 || pos.kings == 0 {
+        return 1;
     }
     let (strong, weak) = if (value > 0) == (pos.side_to_move() == Color::White) {
         (pos.white, pos.black)
     } else {
         (pos.black, pos.white)
     };
-    strong.count_ones() <= 3 && weak & pos.kings != 0
+    let weak_kings = (weak & pos.kings).count_ones();
+    if weak_kings == 0 {
+        return 1;
+    }
+    if strong.count_ones() <= 3 {
+        return 8;
+    }
+    let strong_kings = (strong & pos.kings).count_ones();
+    let (strong_men, weak_men) = (
+        strong.count_ones() - strong_kings,
+        weak.count_ones() - weak_kings,
+    );
+    if strong_kings == weak_kings && strong_men.abs_diff(weak_men) <= 1 {
+        2
+    } else {
+        1
+    }
 }
 
-/// Whether [`drawish`] may hold for some value: a side with three pieces or fewer and a king
-/// on the board, in International draughts.
+/// Whether [`drawish`] may divide some value: in International draughts, a side with three
+/// pieces or fewer and a king on the board, or kings on both sides.
 #[inline(always)]
-fn few_against_a_king<R: RuleSet>(pos: &Position) -> bool {
+fn may_be_drawish<R: RuleSet>(pos: &Position) -> bool {
     R::VARIANT == Variant::International
         && pos.kings != 0
-        && (pos.white.count_ones() <= 3 || pos.black.count_ones() <= 3)
+        && (pos.white.count_ones() <= 3
+            || pos.black.count_ones() <= 3
+            || (pos.kings & pos.white != 0 && pos.kings & pos.black != 0))
 }
 
 /// Whether `mv` is a king's move without capture, after which the position before it can recur.

@@ -520,6 +520,35 @@ fn a_leaf_met_again_keeps_its_value_until_the_weights_change() {
 }
 
 #[test]
+fn kings_on_both_sides_and_men_within_one_halve_the_value_with_flying_kings() {
+    // Men at 100 and kings at 300, nothing else. International: a king each, White a man up,
+    // is worth half a man; two men up, or a king against none, keeps its whole value. English
+    // kings do not fly: the man counts in full there.
+    use crate::engine::eval::features::{CONFIGURATIONS, Tables};
+    use crate::rules::variant::EnglishRules;
+    let value = |v: Variant, fen: &str| {
+        let pos = parse_fen(fen, v).unwrap();
+        assert!(!pos.has_capture(), "{fen}");
+        let n = Tables::of(v.geometry()).regions() * CONFIGURATIONS;
+        let material =
+            Model::from_units(v, &vec![[0.0; 2]; n], &[[100.0; 2], [300.0; 2]], [0.0; 2]);
+        let mut s = Searcher::new(1, None);
+        s.set_model(Some(Arc::new(material)));
+        match v {
+            Variant::English => s.evaluate::<EnglishRules>(&pos),
+            _ => s.evaluate::<InternationalRules>(&pos),
+        }
+    };
+    let i = Variant::International;
+    assert_eq!(value(i, "W:WK46,36,37,38,39,40:BK5,11,12,13,14"), 50);
+    assert_eq!(value(i, "B:WK46,36,37,38,39,40:BK5,11,12,13,14"), -50);
+    assert_eq!(value(i, "W:WK46,36,37,38,39,40:BK5,11,12,13"), 200);
+    assert_eq!(value(i, "W:W36,37,38,39,40:BK5,11,12,13"), -100);
+    assert_eq!(value(i, "W:WK46,K47,36,37,38,39:BK5,11,12,13,14"), 300);
+    assert_eq!(value(Variant::English, "W:WK29,21,22,23:BK4,9,10"), 100);
+}
+
+#[test]
 fn below_the_horizon_the_search_needs_no_true_hash() {
     // A node below the horizon reached by a man move or a capture: whatever hash it is given
     // (a leaf's child gets 0), its value and its tree are the ones its true hash gives.
