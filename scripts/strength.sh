@@ -10,7 +10,9 @@
 #                            [games=100] [seconds-a-move=0.3] [port=27631]
 #   --peer: the opponent (default mobydam). --clock 5m: five minutes a side for the whole game
 #   (Scan only: Moby Dam's server holds a fixed time a move). --from N starts at ballot N (1-based),
-#   so runs side by side can share the file. STRENGTH_PDN=file.pdn to choose where the games are
+#   so runs side by side can share the file; a run longer than the ballots left after N starts
+#   again at ballot N, not at ballot 1 (--from 76 50 plays ballots 76-79 over and over: ask for
+#   --from 76 8 and --from 1 42 instead). STRENGTH_PDN=file.pdn to choose where the games are
 #   written; STRENGTH_ARGS="--no-book …" for more options of `draughts dxp`; STRENGTH_TABLEBASES=dir
 #   gives our engine the endgame tables in dir (e.g. tablebases/international from
 #   `draughts tb generate`), the peer still without its own.
